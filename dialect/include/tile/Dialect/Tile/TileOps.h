@@ -1,0 +1,40 @@
+//===- TileOps.h - tile dialect operations ----------------------*- C++ -*-===//
+//
+// Declares the tile operations (generated from TileOps.td) and the InKernel
+// trait that ties tile operators to an enclosing `tile.kernel`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TILEOPS_H
+#define TILE_DIALECT_TILE_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/TileAttrs.h"
+#include "tile/Dialect/Tile/TileDialect.h"
+
+namespace mlir {
+namespace tile {
+
+/// Verifies that `op` is nested (at any depth) in a `tile.kernel`.
+LogicalResult verifyInKernel(Operation *op);
+
+/// Trait of the operations that are only valid inside a `tile.kernel`.
+template <typename ConcreteType>
+class InKernel : public OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyInKernel(op); }
+};
+
+} // namespace tile
+} // namespace mlir
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_TILEOPS_H

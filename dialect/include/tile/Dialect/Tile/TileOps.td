@@ -1,0 +1,368 @@
+//===- TileOps.td - tile dialect operations -----------------*- tablegen -*-===//
+//
+// The tile operators and scheduling primitives of the TileLang model: the
+// kernel launch context, on-chip allocation, copy/fill/clear, gemm,
+// reduce/cumsum/atomic, and the parallel and pipelined loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TILEOPS_TD
+#define TILE_DIALECT_TILE_TILEOPS_TD
+
+include "tile/Dialect/Tile/TileDialect.td"
+include "tile/Dialect/Tile/TileAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+/// Operations that only make sense inside a `tile.kernel` body.
+def Tile_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::mlir::tile";
+}
+
+//===----------------------------------------------------------------------===//
+// tile.kernel
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "block-level launch context of a tile kernel";
+  let description = [{
+    The body runs once per thread block of a 1-, 2- or 3-dimensional grid
+    whose extents are SSA `index` values (so grids may depend on dynamic
+    shapes). The entry block arguments are the block indices, in the order of
+    the extents (x first). `threads` is the number of threads per block.
+
+    Optional clauses:
+    - `rasterize(panel = P, order = row|column)`: TileLang's `use_swizzle`;
+      block indices are remapped so that consecutive blocks walk panels of
+      `P` blocks, improving L2 reuse.
+    - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90).
+
+    ```mlir
+    tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(128)
+        rasterize(panel = 8, order = row) {
+      %acc = tile.alloc : memref<128x128xf32, #tile.fragment>
+      tile.clear %acc : memref<128x128xf32, #tile.fragment>
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$grid,
+    ConfinedAttr<I64Attr, [IntPositive]>:$threads,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$rasterize_panel,
+    OptionalAttr<Tile_RasterOrderAttr>:$rasterize_order,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$grid, "int64_t":$threads)>
+  ];
+  let extraClassDeclaration = [{
+    /// The block-index arguments of the body, one per grid dimension.
+    ::mlir::Block::BlockArgListType getBlockIds() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.alloc
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocOp : Tile_Op<"alloc", [Tile_InKernel]> {
+  let summary = "allocate an on-chip tile buffer";
+  let description = [{
+    Allocates a statically shaped buffer in shared memory
+    (`#gpu.address_space<workgroup>`, TileLang `T.alloc_shared`), as a
+    register fragment (`#tile.fragment`, `T.alloc_fragment`) or in
+    per-thread local memory (`#gpu.address_space<private>`, `T.alloc_local`).
+    The optional `layout` (TileLang `T.annotate_layout`) fixes the buffer's
+    layout: a `#tile.layout` for shared and local buffers, a
+    `#tile.fragment<...>` for fragments. Layout inference honours it.
+
+    ```mlir
+    %As = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<AnyAttr>:$layout);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$memref);
+  let assemblyFormat = "attr-dict `:` type($memref)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [Tile_InKernel, AttrSizedOperandSegments]> {
+  let summary = "copy a tile between any two memory spaces";
+  let description = [{
+    Copies a tile (TileLang `T.copy`). One operand may carry indices, the
+    position of the tile's origin in it; the tile's extent is the shape of
+    the other operand. When the indexed operand has a higher rank, the tile
+    fills its trailing dimensions and the leading ones have extent 1 (a 2-d
+    tile taken from a batched 3-d tensor). Without indices on either side
+    both operands must have the same shape. Element types may differ: the
+    copy converts.
+
+    Out-of-bounds elements of a global operand are masked: loads give zero
+    and stores are dropped, so ragged edges need no user code. Copies between
+    on-chip buffers must stay in bounds; the verifier rejects those it can
+    prove are not.
+
+    `coalesced_width` forces the vector width (in elements) of the
+    generated accesses; `disable_tma` keeps a global-to-shared copy on
+    cp.async where TMA would be used.
+
+    ```mlir
+    tile.copy %A[%m, %k] -> %As
+        : memref<1024x1024xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %Cf -> %C[%m, %n]
+        : memref<128x128xf32, #tile.fragment> -> memref<1024x1024xf16>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "source tile or tensor", [MemRead]>:$src,
+    Variadic<Index>:$src_indices,
+    Arg<AnyMemRef, "destination tile or tensor", [MemWrite]>:$dst,
+    Variadic<Index>:$dst_indices,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$coalesced_width,
+    UnitAttr:$disable_tma);
+  let assemblyFormat = [{
+    $src (`[` $src_indices^ `]`)? `->` $dst (`[` $dst_indices^ `]`)?
+    attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the tile the copy moves.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
+}
+
+def Tile_FillOp : Tile_Op<"fill", [Tile_InKernel,
+    TypesMatchWith<"value type matches the buffer's element type", "buffer",
+                   "value", "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "fill an on-chip buffer with a value";
+  let description = [{
+    Sets every element of a shared, fragment or local buffer to `value`
+    (TileLang `T.fill`).
+
+    ```mlir
+    %ninf = arith.constant 0xFF800000 : f32
+    tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemWrite]>:$buffer, AnyType:$value);
+  let assemblyFormat = "$buffer `,` $value attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ClearOp : Tile_Op<"clear", [Tile_InKernel]> {
+  let summary = "set an on-chip buffer to zero";
+  let description = [{
+    Zeroes a shared, fragment or local buffer (TileLang `T.clear`).
+
+    ```mlir
+    tile.clear %acc : memref<128x128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemWrite]>:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
+  let summary = "tile matrix multiply-accumulate: C += op(A) op(B)";
+  let description = [{
+    TileLang's `T.gemm`. A and B live in shared memory or in fragments (the
+    ss, rs, sr and rr variants); C is a fragment. `transpose_a` /
+    `transpose_b` say that A is stored K x M / B is stored N x K.
+    `clear_accum` zeroes C first. `policy` says how the block's warps split
+    the C tile: `square` (default), `full_row` (each warp owns whole rows)
+    or `full_col`.
+
+    Supported element types (A, B -> C): f16 -> f32 or f16; bf16 -> f32;
+    f32 (computed as tf32) -> f32; i8 -> i32; f8E4M3FN / f8E5M2 in any
+    combination -> f32 or f16.
+
+    ```mlir
+    tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
+        : memref<128x32xf16, #gpu.address_space<workgroup>>,
+          memref<128x32xf16, #gpu.address_space<workgroup>>
+       -> memref<128x128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$a,
+    Arg<AnyMemRef, "", [MemRead]>:$b,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$c,
+    UnitAttr:$transpose_a, UnitAttr:$transpose_b, UnitAttr:$clear_accum,
+    DefaultValuedAttr<Tile_GemmPolicyAttr, "::mlir::tile::GemmPolicy::square">:$policy);
+  let assemblyFormat = [{
+    $a `,` $b `->` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    (`clear_accum` $clear_accum^)? (`policy` `(` $policy^ `)`)?
+    attr-dict `:` type($a) `,` type($b) `->` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {
+  let summary = "reduce a tile along one dimension";
+  let description = [{
+    TileLang's `T.reduce_{sum,max,min,abssum,absmax}`. The destination has
+    the source's shape with `dim` removed (or kept with extent 1). With
+    `clear = true` (the default) the destination is overwritten; with
+    `clear = false` the reduction is combined with its current contents.
+
+    ```mlir
+    tile.reduce max %s -> %m dim(1)
+        : memref<128x64xf32, #tile.fragment> -> memref<128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins
+    Tile_ReduceKindAttr:$kind,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
+    I64Attr:$dim,
+    DefaultValuedAttr<BoolAttr, "true">:$clear);
+  let assemblyFormat = [{
+    $kind $src `->` $dst `dim` `(` $dim `)` attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CumsumOp : Tile_Op<"cumsum", [Tile_InKernel]> {
+  let summary = "inclusive prefix sum of a tile along one dimension";
+  let description = [{
+    TileLang's `T.cumsum`: `dst[..., i, ...] = sum(src[..., 0..i, ...])`, or
+    the suffix sum with `reverse`. Source and destination have one shape and
+    may be the same buffer.
+
+    ```mlir
+    tile.cumsum %s -> %s dim(1) : memref<64x64xf32, #gpu.address_space<workgroup>>
+        -> memref<64x64xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    I64Attr:$dim, UnitAttr:$reverse);
+  let assemblyFormat = [{
+    $src `->` $dst `dim` `(` $dim `)` (`reverse` $reverse^)? attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicOp : Tile_Op<"atomic", [Tile_InKernel]> {
+  let summary = "atomically combine a tile into global or shared memory";
+  let description = [{
+    TileLang's `T.atomic_add` / `atomic_max` / `atomic_min`: every element of
+    `src` is combined into `dst` at the given origin with an atomic update.
+    Out-of-bounds elements of a global destination are dropped.
+
+    ```mlir
+    tile.atomic add %part -> %out[%m, %n]
+        : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Tile_AtomicKindAttr:$kind,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
+    Variadic<Index>:$dst_indices);
+  let assemblyFormat = [{
+    $kind $src `->` $dst (`[` $dst_indices^ `]`)? attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling primitives
+//===----------------------------------------------------------------------===//
+
+def Tile_ParallelOp : Tile_Op<"parallel", [Tile_InKernel, SingleBlock,
+    NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "element-wise loop nest over a tile";
+  let description = [{
+    TileLang's `T.Parallel`: the body runs once for every point of the
+    static iteration space; the compiler maps iterations to threads (from the
+    layouts of the fragments the body touches) and vectorizes. The body uses
+    `memref.load` / `memref.store`, `arith` and `math`. An optional `layout`
+    (`#tile.fragment<...>`) fixes the thread mapping.
+
+    ```mlir
+    tile.parallel (%i, %j) in (128, 128) {
+      %c = memref.load %Cf[%i, %j] : memref<128x128xf32, #tile.fragment>
+      %b = memref.load %bias[%j] : memref<128xf32, #tile.fragment>
+      %s = arith.addf %c, %b : f32
+      memref.store %s, %Cf[%i, %j] : memref<128x128xf32, #tile.fragment>
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents, OptionalAttr<Tile_FragmentAttr>:$layout);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The induction variables, one per dimension of the iteration space.
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+def Tile_PipelinedOp : Tile_Op<"pipelined", [Tile_InKernel, SingleBlock,
+    NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "software-pipelined loop";
+  let description = [{
+    TileLang's `T.Pipelined`: a loop from `lb` to `ub` (exclusive) by `step`
+    whose iterations the compiler overlaps in `stages` stages: copies into
+    shared memory for later iterations are issued while the current one
+    computes, with the buffers they write multi-buffered.
+
+    `stages` alone is enough. For a hand-made schedule, `order` gives the
+    issue order and `stage` the pipeline stage of each scheduled operation
+    of the body, in program order. Scheduled operations are the top-level
+    operations of the body that are not pure (tile operators, loads, stores,
+    nested loops); pure index arithmetic follows its users.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      tile.copy %A[%m, %k] -> %As : memref<?x?xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x32xf16, #gpu.address_space<workgroup>>,
+          memref<32x128xf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+    I64Attr:$stages,
+    OptionalAttr<DenseI64ArrayAttr>:$order,
+    OptionalAttr<DenseI64ArrayAttr>:$stage);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The loop induction variable.
+    ::mlir::Value getInductionVar() { return getBody().front().getArgument(0); }
+    /// The top-level operations of the body that `order` and `stage` index.
+    ::llvm::SmallVector<::mlir::Operation *> getScheduledOps();
+  }];
+}
+
+#endif // TILE_DIALECT_TILE_TILEOPS_TD

@@ -1,0 +1,813 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+//
+// Custom assembly, builders, verifiers and canonicalizations of the tile
+// operations. Verifiers name the offending values and shapes so that a user
+// sees at once which operand is wrong and what was expected.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Formats a shape as "128x32" ("?" for dynamic extents, "scalar" if empty).
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  return out;
+}
+
+LogicalResult mlir::tile::verifyInKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("expected to be nested in a 'tile.kernel'");
+  return success();
+}
+
+/// Verifies that `type` lives in a memory space tile operators understand.
+static LogicalResult verifySupportedSpace(Operation *op, StringRef role,
+                                          MemRefType type) {
+  if (getMemorySpace(type) == MemorySpace::Unsupported)
+    return op->emitOpError() << "unsupported memory space "
+                             << type.getMemorySpace() << " for " << role
+                             << " " << type;
+  return success();
+}
+
+/// Verifies that `type` is a shared, fragment or local buffer.
+static LogicalResult verifyOnChip(Operation *op, StringRef role,
+                                  MemRefType type) {
+  if (failed(verifySupportedSpace(op, role, type)))
+    return failure();
+  MemorySpace space = getMemorySpace(type);
+  if (!isOnChip(space))
+    return op->emitOpError()
+           << "expected " << role
+           << " to be an on-chip buffer (shared, fragment or local), got "
+           << stringifyMemorySpace(space) << " " << type;
+  return success();
+}
+
+/// Verifies that `type` has a static shape.
+static LogicalResult verifyStaticShape(Operation *op, StringRef role,
+                                       MemRefType type) {
+  if (!type.hasStaticShape())
+    return op->emitOpError() << "expected " << role
+                             << " to have a static shape, got " << type;
+  return success();
+}
+
+/// Element types tile operators compute on.
+static bool isScalarElementType(Type type) {
+  return isa<FloatType, IntegerType, IndexType>(type);
+}
+
+static LogicalResult verifyElementType(Operation *op, StringRef role,
+                                       MemRefType type) {
+  if (!isScalarElementType(type.getElementType()))
+    return op->emitOpError() << "unsupported element type "
+                             << type.getElementType() << " for " << role;
+  return success();
+}
+
+/// Returns the kernel's thread count, or 0 when `op` is not in a kernel.
+static int64_t getKernelThreads(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getThreads();
+  return 0;
+}
+
+/// Verifies a fragment layout used for a tile of rank `rank` inside `op`.
+static LogicalResult verifyFragmentLayout(Operation *op, FragmentAttr layout,
+                                          int64_t rank) {
+  if (layout.isMemorySpace())
+    return op->emitOpError("expected a fragment layout with a map, got the "
+                           "bare memory space #tile.fragment");
+  if (layout.getMap().getNumDims() != rank)
+    return op->emitOpError() << "expected a fragment layout over " << rank
+                             << " dimensions, got "
+                             << layout.getMap().getNumDims();
+  int64_t threads = getKernelThreads(op);
+  if (threads != 0 && layout.getThreads() != threads)
+    return op->emitOpError()
+           << "fragment layout is for " << layout.getThreads()
+           << " threads, but the kernel has " << threads;
+  return success();
+}
+
+/// Verifies the region an indexed operand of a copy or atomic addresses:
+/// `indices` place a tile of shape `tile` in the trailing dimensions of
+/// `type` (leading dimensions have extent 1). On-chip operands must contain
+/// the region; where the indices are constants that is checked exactly.
+static LogicalResult verifyTileRegion(Operation *op, StringRef role,
+                                      MemRefType type, ValueRange indices,
+                                      ArrayRef<int64_t> tile) {
+  int64_t rank = type.getRank();
+  if (static_cast<int64_t>(indices.size()) != rank)
+    return op->emitOpError() << "expected " << rank << " indices for the "
+                             << role << " of rank " << rank << ", got "
+                             << indices.size();
+  if (rank < static_cast<int64_t>(tile.size()))
+    return op->emitOpError()
+           << "expected the " << role << " (rank " << rank
+           << ") to have at least the rank of the tile ("
+           << formatShape(tile) << ")";
+  if (!isOnChip(getMemorySpace(type)))
+    return success();
+  int64_t lead = rank - tile.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent = d < lead ? 1 : tile[d - lead];
+    int64_t size = type.getDimSize(d);
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (extent > size)
+      return op->emitOpError()
+             << "tile of " << formatShape(tile) << " does not fit in the "
+             << role << " " << type << " along dimension " << d;
+    APInt value;
+    if (!matchPattern(indices[d], m_ConstantInt(&value)))
+      continue;
+    int64_t start = value.getSExtValue();
+    if (start < 0 || start + extent > size)
+      return op->emitOpError()
+             << "accesses [" << start << ", " << start + extent
+             << ") along dimension " << d << " of the " << role
+             << ", which has " << size << " elements";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state,
+                     ValueRange grid, int64_t threads) {
+  state.addOperands(grid);
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value extent : grid)
+    block->addArgument(builder.getIndexType(), extent.getLoc());
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  static const char *names[] = {"bx", "by", "bz"};
+  for (auto [i, arg] : llvm::enumerate(region.getArguments()))
+    if (i < 3)
+      setNameFn(arg, names[i]);
+}
+
+// blocks(%bx, ...) in (%gx, ...) threads(N) [rasterize(panel = P,
+// order = row)] [cluster(x, ...)] [attributes {...}] region
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<OpAsmParser::Argument> ids;
+  SmallVector<OpAsmParser::UnresolvedOperand> grid;
+  int64_t threads = 0;
+  if (parser.parseKeyword("blocks") ||
+      parser.parseArgumentList(ids, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseOperandList(grid, OpAsmParser::Delimiter::Paren) ||
+      parser.resolveOperands(grid, builder.getIndexType(), result.operands))
+    return failure();
+  SMLoc threadsLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.parseInteger(threads) || parser.parseRParen())
+    return failure();
+  if (ids.size() != grid.size())
+    return parser.emitError(threadsLoc)
+           << "expected as many block indices as grid extents, got "
+           << ids.size() << " and " << grid.size();
+  result.addAttribute("threads", builder.getI64IntegerAttr(threads));
+
+  if (succeeded(parser.parseOptionalKeyword("rasterize"))) {
+    int64_t panel = 0;
+    StringRef orderName;
+    SMLoc orderLoc;
+    if (parser.parseLParen() || parser.parseKeyword("panel") ||
+        parser.parseEqual() || parser.parseInteger(panel))
+      return failure();
+    result.addAttribute("rasterize_panel", builder.getI64IntegerAttr(panel));
+    if (succeeded(parser.parseOptionalComma())) {
+      if (parser.parseKeyword("order") || parser.parseEqual())
+        return failure();
+      orderLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&orderName))
+        return failure();
+      std::optional<RasterOrder> order = symbolizeRasterOrder(orderName);
+      if (!order)
+        return parser.emitError(orderLoc)
+               << "expected raster order 'row' or 'column', got '"
+               << orderName << "'";
+      result.addAttribute(
+          "rasterize_order",
+          RasterOrderAttr::get(builder.getContext(), *order));
+    }
+    if (parser.parseRParen())
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<int64_t> dims;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              return parser.parseInteger(dims.emplace_back());
+            }))
+      return failure();
+    result.addAttribute("cluster", builder.getDenseI64ArrayAttr(dims));
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (OpAsmParser::Argument &id : ids)
+    id.type = builder.getIndexType();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, ids);
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << " blocks(";
+  llvm::interleaveComma(getBlockIds(), p,
+                        [&](BlockArgument arg) { p.printOperand(arg); });
+  p << ") in (" << getGrid() << ") threads(" << getThreads() << ")";
+  if (auto panel = getRasterizePanel()) {
+    p << " rasterize(panel = " << *panel;
+    if (auto order = getRasterizeOrder())
+      p << ", order = " << stringifyRasterOrder(*order);
+    p << ")";
+  }
+  if (auto cluster = getCluster()) {
+    p << " cluster(";
+    llvm::interleaveComma(*cluster, p);
+    p << ")";
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getThreadsAttrName(), getRasterizePanelAttrName(),
+       getRasterizeOrderAttrName(), getClusterAttrName()});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult KernelOp::verify() {
+  if ((*this)->getParentOfType<KernelOp>())
+    return emitOpError("cannot be nested in another 'tile.kernel'");
+  size_t rank = getGrid().size();
+  if (rank < 1 || rank > 3)
+    return emitOpError() << "expected a grid of 1 to 3 dimensions, got "
+                         << rank;
+  if (getThreads() > 1024)
+    return emitOpError() << "expected at most 1024 threads per block, got "
+                         << getThreads();
+  if (getRasterizeOrder() && !getRasterizePanel())
+    return emitOpError("rasterize_order requires rasterize_panel");
+  if (auto cluster = getCluster()) {
+    if (cluster->empty() || cluster->size() > 3)
+      return emitOpError() << "expected a cluster of 1 to 3 dimensions, got "
+                           << cluster->size();
+    int64_t blocks = 1;
+    for (int64_t d : *cluster) {
+      if (d < 1)
+        return emitOpError() << "expected positive cluster extents, got " << d;
+      blocks *= d;
+    }
+    if (blocks > 16)
+      return emitOpError() << "expected a cluster of at most 16 blocks, got "
+                           << blocks;
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != getGrid().size())
+    return emitOpError() << "expected " << getGrid().size()
+                         << " block-index arguments, got "
+                         << entry.getNumArguments();
+  for (BlockArgument arg : entry.getArguments())
+    if (!arg.getType().isIndex())
+      return emitOpError() << "expected block indices of type index, got "
+                           << arg.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  MemRefType type = getType();
+  if (failed(verifySupportedSpace(*this, "the allocation", type)))
+    return failure();
+  MemorySpace space = getMemorySpace(type);
+  if (!isOnChip(space))
+    return emitOpError() << "expected a shared, fragment or local memory "
+                            "space, got "
+                         << stringifyMemorySpace(space) << " " << type;
+  if (failed(verifyStaticShape(*this, "the allocation", type)) ||
+      failed(verifyElementType(*this, "the allocation", type)))
+    return failure();
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "expected an identity memref layout, got " << type
+                         << "; on-chip layouts go in the 'layout' attribute";
+  Attribute layout = getLayoutAttr();
+  if (!layout)
+    return success();
+  if (auto fragment = dyn_cast<FragmentAttr>(layout)) {
+    if (space != MemorySpace::Fragment)
+      return emitOpError() << "a fragment layout needs a fragment buffer, got "
+                           << stringifyMemorySpace(space) << " " << type;
+    return verifyFragmentLayout(*this, fragment, type.getRank());
+  }
+  if (auto memLayout = dyn_cast<LayoutAttr>(layout)) {
+    if (space == MemorySpace::Fragment)
+      return emitOpError() << "a fragment buffer needs a #tile.fragment "
+                              "layout, got "
+                           << layout;
+    if (memLayout.getMap().getNumDims() != type.getRank())
+      return emitOpError() << "expected a layout over " << type.getRank()
+                           << " dimensions, got "
+                           << memLayout.getMap().getNumDims();
+    return success();
+  }
+  return emitOpError() << "expected a #tile.layout or #tile.fragment layout, "
+                          "got "
+                       << layout;
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> CopyOp::getTileShape() {
+  MemRefType from = getSrcIndices().empty() ? getSrc().getType()
+                                            : getDst().getType();
+  return llvm::to_vector(from.getShape());
+}
+
+LogicalResult CopyOp::verify() {
+  MemRefType srcType = getSrc().getType(), dstType = getDst().getType();
+  if (failed(verifySupportedSpace(*this, "the source", srcType)) ||
+      failed(verifySupportedSpace(*this, "the destination", dstType)) ||
+      failed(verifyElementType(*this, "the source", srcType)) ||
+      failed(verifyElementType(*this, "the destination", dstType)))
+    return failure();
+  bool srcIndexed = !getSrcIndices().empty();
+  bool dstIndexed = !getDstIndices().empty();
+  if (srcIndexed && dstIndexed)
+    return emitOpError("expected indices on at most one of the source and "
+                       "the destination; the tile's extent is the shape of "
+                       "the other");
+  if (!srcIndexed && !dstIndexed) {
+    if (srcType.getShape() != dstType.getShape())
+      return emitOpError() << "expected source and destination of the same "
+                              "shape, got "
+                           << formatShape(srcType.getShape()) << " and "
+                           << formatShape(dstType.getShape());
+    if (!srcType.hasStaticShape() && !dstType.hasStaticShape())
+      return emitOpError("expected a static tile shape");
+    return success();
+  }
+  MemRefType extentType = srcIndexed ? dstType : srcType;
+  StringRef extentRole = srcIndexed ? "destination" : "source";
+  if (!extentType.hasStaticShape())
+    return emitOpError() << "the tile's extent is the shape of the "
+                         << extentRole << ", which must be static, got "
+                         << extentType;
+  SmallVector<int64_t> tile = getTileShape();
+  return srcIndexed ? verifyTileRegion(*this, "source", srcType,
+                                       getSrcIndices(), tile)
+                    : verifyTileRegion(*this, "destination", dstType,
+                                       getDstIndices(), tile);
+}
+
+//===----------------------------------------------------------------------===//
+// FillOp / ClearOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (failed(verifyOnChip(*this, "the buffer", type)) ||
+      failed(verifyElementType(*this, "the buffer", type)))
+    return failure();
+  return success();
+}
+
+namespace {
+/// `tile.fill %buf, 0` is `tile.clear %buf`, which lowers to cheaper code
+/// (no broadcast of a runtime value).
+struct FillZeroToClear : public OpRewritePattern<FillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FillOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute value;
+    if (!matchPattern(op.getValue(), m_Constant(&value)))
+      return failure();
+    bool zero = false;
+    if (auto floatValue = dyn_cast<FloatAttr>(value))
+      zero = floatValue.getValue().isPosZero();
+    else if (auto intValue = dyn_cast<IntegerAttr>(value))
+      zero = intValue.getValue().isZero();
+    if (!zero)
+      return failure();
+    rewriter.replaceOpWithNewOp<ClearOp>(op, op.getBuffer());
+    return success();
+  }
+};
+} // namespace
+
+void FillOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<FillZeroToClear>(context);
+}
+
+LogicalResult ClearOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (failed(verifyOnChip(*this, "the buffer", type)) ||
+      failed(verifyElementType(*this, "the buffer", type)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+/// True if (a, b) -> c is an element-type combination tile.gemm lowers.
+static bool isSupportedGemmTypes(Type a, Type b, Type c) {
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (a.isF16() && b.isF16())
+    return c.isF32() || c.isF16();
+  if (a.isBF16() && b.isBF16())
+    return c.isF32();
+  if (a.isF32() && b.isF32())
+    return c.isF32();
+  if (a.isInteger(8) && b.isInteger(8))
+    return c.isInteger(32);
+  if (isFp8(a) && isFp8(b))
+    return c.isF32() || c.isF16();
+  return false;
+}
+
+LogicalResult GemmOp::verify() {
+  MemRefType aType = getA().getType(), bType = getB().getType(),
+             cType = getC().getType();
+  struct Operand {
+    StringRef name;
+    MemRefType type;
+  } operands[] = {{"A", aType}, {"B", bType}, {"C", cType}};
+  for (const Operand &operand : operands) {
+    if (failed(verifySupportedSpace(*this, operand.name, operand.type)) ||
+        failed(verifyStaticShape(*this, operand.name, operand.type)))
+      return failure();
+    if (operand.type.getRank() != 2)
+      return emitOpError() << "expected " << operand.name
+                           << " to be a 2-d tile, got " << operand.type;
+  }
+  for (const Operand &operand : ArrayRef(operands).take_front(2)) {
+    MemorySpace space = getMemorySpace(operand.type);
+    if (space != MemorySpace::Shared && space != MemorySpace::Fragment)
+      return emitOpError() << "expected " << operand.name
+                           << " in shared memory or a fragment, got "
+                           << stringifyMemorySpace(space) << " "
+                           << operand.type;
+  }
+  if (getMemorySpace(cType) != MemorySpace::Fragment)
+    return emitOpError() << "expected C to be a fragment, got "
+                         << stringifyMemorySpace(getMemorySpace(cType)) << " "
+                         << cType;
+
+  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
+                    c = cType.getShape();
+  int64_t m = getTransposeA() ? a[1] : a[0];
+  int64_t k = getTransposeA() ? a[0] : a[1];
+  int64_t n = getTransposeB() ? b[0] : b[1];
+  SmallVector<int64_t> expectB = getTransposeB() ? SmallVector<int64_t>{n, k}
+                                                 : SmallVector<int64_t>{k, n};
+  if (b != ArrayRef<int64_t>(expectB))
+    return emitOpError() << "expected B of " << formatShape(expectB)
+                         << (getTransposeB() ? " (N x K, transpose_b)"
+                                             : " (K x N)")
+                         << " to match A of " << formatShape(a)
+                         << (getTransposeA() ? " (K x M, transpose_a)"
+                                             : " (M x K)")
+                         << ", got " << formatShape(b);
+  if (c != ArrayRef<int64_t>{m, n})
+    return emitOpError() << "expected C of " << m << "x" << n
+                         << " (M x N), got " << formatShape(c);
+
+  Type aElt = aType.getElementType(), bElt = bType.getElementType(),
+       cElt = cType.getElementType();
+  if (!isSupportedGemmTypes(aElt, bElt, cElt))
+    return emitOpError() << "unsupported element types: A " << aElt << ", B "
+                         << bElt << ", C " << cElt
+                         << " (supported: f16 -> f32|f16, bf16 -> f32, "
+                            "f32 -> f32, i8 -> i32, fp8 -> f32|f16)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp / CumsumOp
+//===----------------------------------------------------------------------===//
+
+/// Shared checks of reduce and cumsum: on-chip operands of one element type
+/// and a dimension inside the source's rank.
+static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
+                                    MemRefType dst, int64_t dim) {
+  if (failed(verifyOnChip(op, "the source", src)) ||
+      failed(verifyOnChip(op, "the destination", dst)) ||
+      failed(verifyStaticShape(op, "the source", src)) ||
+      failed(verifyStaticShape(op, "the destination", dst)) ||
+      failed(verifyElementType(op, "the source", src)))
+    return failure();
+  if (dim < 0 || dim >= src.getRank())
+    return op->emitOpError() << "expected dim in [0, " << src.getRank()
+                             << ") for a source of rank " << src.getRank()
+                             << ", got " << dim;
+  if (src.getElementType() != dst.getElementType())
+    return op->emitOpError()
+           << "expected a destination of element type "
+           << src.getElementType() << ", got " << dst.getElementType();
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  int64_t dim = getDim();
+  if (failed(verifyAlongDim(*this, src, dst, dim)))
+    return failure();
+  SmallVector<int64_t> dropped = llvm::to_vector(src.getShape());
+  dropped.erase(dropped.begin() + dim);
+  SmallVector<int64_t> kept = llvm::to_vector(src.getShape());
+  kept[dim] = 1;
+  if (dst.getShape() != ArrayRef<int64_t>(dropped) &&
+      dst.getShape() != ArrayRef<int64_t>(kept))
+    return emitOpError() << "expected a destination of " << formatShape(dropped)
+                         << " or " << formatShape(kept) << " (source "
+                         << formatShape(src.getShape())
+                         << " reduced along dim " << dim << "), got "
+                         << formatShape(dst.getShape());
+  return success();
+}
+
+LogicalResult CumsumOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (failed(verifyAlongDim(*this, src, dst, getDim())))
+    return failure();
+  if (src.getShape() != dst.getShape())
+    return emitOpError() << "expected a destination of "
+                         << formatShape(src.getShape()) << ", got "
+                         << formatShape(dst.getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AtomicOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (failed(verifyOnChip(*this, "the source", src)) ||
+      failed(verifyStaticShape(*this, "the source", src)) ||
+      failed(verifySupportedSpace(*this, "the destination", dst)) ||
+      failed(verifyElementType(*this, "the source", src)))
+    return failure();
+  MemorySpace dstSpace = getMemorySpace(dst);
+  if (dstSpace != MemorySpace::Global && dstSpace != MemorySpace::Shared)
+    return emitOpError() << "expected a global or shared destination, got "
+                         << stringifyMemorySpace(dstSpace) << " " << dst;
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "expected a destination of element type "
+                         << src.getElementType() << ", got "
+                         << dst.getElementType();
+  if (getDstIndices().empty()) {
+    if (src.getShape() != dst.getShape())
+      return emitOpError() << "expected a destination of "
+                           << formatShape(src.getShape())
+                           << " when no indices are given, got "
+                           << formatShape(dst.getShape());
+    return success();
+  }
+  return verifyTileRegion(*this, "destination", dst, getDstIndices(),
+                          src.getShape());
+}
+
+//===----------------------------------------------------------------------===//
+// ParallelOp
+//===----------------------------------------------------------------------===//
+
+// (%i, %j) in (128, 64) [layout(#tile.fragment<...>)] [attributes {...}]
+// region
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<int64_t> extents;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            return parser.parseInteger(extents.emplace_back());
+          }))
+    return failure();
+  if (ivs.size() != extents.size())
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected as many induction variables as extents, got "
+           << ivs.size() << " and " << extents.size();
+  result.addAttribute("extents", builder.getDenseI64ArrayAttr(extents));
+  if (succeeded(parser.parseOptionalKeyword("layout"))) {
+    FragmentAttr layout;
+    if (parser.parseLParen() || parser.parseAttribute(layout) ||
+        parser.parseRParen())
+      return failure();
+    result.addAttribute("layout", layout);
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = builder.getIndexType();
+  return parser.parseRegion(*result.addRegion(), ivs);
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](BlockArgument iv) { p.printOperand(iv); });
+  p << ") in (";
+  llvm::interleaveComma(getExtents(), p);
+  p << ")";
+  if (auto layout = getLayoutAttr())
+    p << " layout(" << layout << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getExtentsAttrName(),
+                                      getLayoutAttrName()});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult ParallelOp::verify() {
+  ArrayRef<int64_t> extents = getExtents();
+  if (extents.empty())
+    return emitOpError("expected at least one dimension");
+  for (int64_t extent : extents)
+    if (extent < 1)
+      return emitOpError() << "expected positive extents, got " << extent;
+  if (auto layout = getLayoutAttr())
+    return verifyFragmentLayout(*this, layout, extents.size());
+  return success();
+}
+
+LogicalResult ParallelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getExtents().size())
+    return emitOpError() << "expected " << getExtents().size()
+                         << " induction variables, got "
+                         << body.getNumArguments();
+  for (BlockArgument iv : body.getArguments())
+    if (!iv.getType().isIndex())
+      return emitOpError() << "expected induction variables of type index, "
+                              "got "
+                           << iv.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PipelinedOp
+//===----------------------------------------------------------------------===//
+
+// %k = %lb to %ub step %s stages(N) [order [..]] [stage [..]]
+// [attributes {...}] region
+ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand lb, ub, step;
+  int64_t stages = 0;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parser.parseOperand(lb) || parser.parseKeyword("to") ||
+      parser.parseOperand(ub) || parser.parseKeyword("step") ||
+      parser.parseOperand(step) || parser.parseKeyword("stages") ||
+      parser.parseLParen() || parser.parseInteger(stages) ||
+      parser.parseRParen() ||
+      parser.resolveOperand(lb, index, result.operands) ||
+      parser.resolveOperand(ub, index, result.operands) ||
+      parser.resolveOperand(step, index, result.operands))
+    return failure();
+  result.addAttribute("stages", builder.getI64IntegerAttr(stages));
+  for (StringRef name : {"order", "stage"}) {
+    if (failed(parser.parseOptionalKeyword(name)))
+      continue;
+    SmallVector<int64_t> values;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+              return parser.parseInteger(values.emplace_back());
+            }))
+      return failure();
+    result.addAttribute(name, builder.getDenseI64ArrayAttr(values));
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  iv.type = index;
+  return parser.parseRegion(*result.addRegion(), iv);
+}
+
+void PipelinedOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printOperand(getInductionVar());
+  p << " = " << getLowerBound() << " to " << getUpperBound() << " step "
+    << getStep() << " stages(" << getStagesAttr().getInt() << ")";
+  if (auto order = getOrder()) {
+    p << " order [";
+    llvm::interleaveComma(*order, p);
+    p << "]";
+  }
+  if (auto stage = getStage()) {
+    p << " stage [";
+    llvm::interleaveComma(*stage, p);
+    p << "]";
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getStagesAttrName(), getOrderAttrName(), getStageAttrName()});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+SmallVector<Operation *> PipelinedOp::getScheduledOps() {
+  SmallVector<Operation *> ops;
+  for (Operation &op : getBody().front())
+    if (!isPure(&op))
+      ops.push_back(&op);
+  return ops;
+}
+
+LogicalResult PipelinedOp::verify() {
+  int64_t stages = getStagesAttr().getInt();
+  if (stages < 1)
+    return emitOpError() << "expected stages >= 1, got " << stages;
+  return success();
+}
+
+LogicalResult PipelinedOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError("expected one induction variable of type index");
+  int64_t scheduled = getScheduledOps().size();
+  if (auto order = getOrder()) {
+    if (static_cast<int64_t>(order->size()) != scheduled)
+      return emitOpError() << "expected 'order' to have one entry per "
+                              "scheduled operation of the body ("
+                           << scheduled << "), got " << order->size();
+    llvm::SmallBitVector seen(scheduled);
+    for (int64_t position : *order) {
+      if (position < 0 || position >= scheduled || seen.test(position))
+        return emitOpError() << "expected 'order' to be a permutation of [0, "
+                             << scheduled << "), got " << position
+                             << (position >= 0 && position < scheduled
+                                     ? " twice"
+                                     : "");
+      seen.set(position);
+    }
+  }
+  if (auto stage = getStage()) {
+    if (static_cast<int64_t>(stage->size()) != scheduled)
+      return emitOpError() << "expected 'stage' to have one entry per "
+                              "scheduled operation of the body ("
+                           << scheduled << "), got " << stage->size();
+    int64_t stages = getStagesAttr().getInt();
+    for (int64_t s : *stage)
+      if (s < 0 || s >= stages)
+        return emitOpError() << "expected 'stage' entries in [0, " << stages
+                             << "), got " << s;
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/TileOps.cpp.inc"

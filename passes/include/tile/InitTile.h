@@ -1,0 +1,30 @@
+//===- InitTile.h - register tile and what its kernels use ------*- C++ -*-===//
+//
+// One place that registers the tile dialect, the upstream dialects a tile
+// kernel uses, their interface extensions, and the tile passes. tile-opt,
+// the mlir-opt plugin and the C API all call these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_INITTILE_H
+#define TILE_INITTILE_H
+
+namespace mlir {
+class DialectRegistry;
+namespace tile {
+
+/// Registers the tile dialect alone.
+void registerTileDialect(DialectRegistry &registry);
+
+/// Registers the tile dialect and the upstream dialects tile kernels use
+/// (func, arith, math, memref, scf, cf, vector, gpu, nvgpu, nvvm, amdgpu,
+/// rocdl, llvm) with the interface extensions their lowering needs.
+void registerKernelDialects(DialectRegistry &registry);
+
+/// Registers every tile pass and pipeline with the global pass registry.
+void registerAllTilePasses();
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_INITTILE_H

@@ -1,0 +1,55 @@
+//===- Passes.h - tile transformation passes --------------------*- C++ -*-===//
+//
+// Declares the tile passes (generated from Passes.td), their registration,
+// and the functions that hold their logic so other drivers (the C API, other
+// compilers) can call it without running a pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_PASSES_H
+#define TILE_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "tile/Dialect/Tile/TileOps.h"
+
+#include <optional>
+
+namespace mlir {
+namespace tile {
+
+#define GEN_PASS_DECL
+#include "tile/Transforms/Passes.h.inc"
+
+/// On-chip resource limits of one thread block on a chip.
+struct ChipLimits {
+  /// Largest dynamic shared memory (LDS) per block, in bytes.
+  int64_t sharedBytes;
+  /// Largest number of 32-bit registers per thread.
+  int64_t registersPerThread;
+};
+
+/// Looks up the limits of `chip` ("sm_80", "gfx942", ...); std::nullopt for
+/// chips the compiler does not know.
+std::optional<ChipLimits> getChipLimits(llvm::StringRef chip);
+
+/// What one kernel needs at the least.
+struct KernelResources {
+  int64_t sharedBytes = 0;
+  int64_t registersPerThread = 0;
+};
+
+/// Computes the resources `kernel` allocates.
+KernelResources computeKernelResources(KernelOp kernel);
+
+/// Checks `kernel` against `limits`, emitting an error at the kernel for each
+/// exceeded limit, and a remark with the figures when `remarks` is set.
+LogicalResult checkKernelResources(KernelOp kernel, const ChipLimits &limits,
+                                   bool remarks);
+
+#define GEN_PASS_REGISTRATION
+#include "tile/Transforms/Passes.h.inc"
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_TRANSFORMS_PASSES_H

@@ -1,0 +1,28 @@
+# lit configuration of the tile test suite.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".c", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tile_src", config.tile_src_root))
+config.substitutions.append(("%tile_obj", config.tile_obj_root))
+config.substitutions.append(("%tile_libs", config.tile_lib_dir))
+config.substitutions.append(("%mlir_opt", config.mlir_opt))
+config.substitutions.append(("%cc", config.c_compiler))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tile-opt"], tool_dirs)
