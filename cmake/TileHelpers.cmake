@@ -20,6 +20,7 @@ function(tile_add_doc td_name out_path)
   add_custom_command(OUTPUT ${dst}
     COMMAND ${CMAKE_COMMAND} -E copy ${generated} ${dst}
     DEPENDS ${generated})
-  add_custom_target(${td_name}DocGen DEPENDS ${dst})
-  add_dependencies(tile-doc ${td_name}DocGen)
+  string(REPLACE "/" "_" target ${out_path})
+  add_custom_target(${target}DocGen DEPENDS ${dst})
+  add_dependencies(tile-doc ${target}DocGen)
 endfunction()

@@ -44,7 +44,8 @@ KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
   int64_t threads = kernel.getThreads();
   kernel.walk([&](AllocOp alloc) {
     MemRefType type = alloc.getType();
-    int64_t bytes = type.getNumElements() * getElementBytes(type.getElementType());
+    int64_t bytes =
+        type.getNumElements() * getElementBytes(type.getElementType());
     int64_t words = (bytes + 3) / 4;
     switch (getMemorySpace(type)) {
     case MemorySpace::Shared:
@@ -68,8 +69,8 @@ LogicalResult mlir::tile::checkKernelResources(KernelOp kernel,
                                                bool remarks) {
   KernelResources used = computeKernelResources(kernel);
   if (remarks)
-    kernel.emitRemark() << "shared memory " << used.sharedBytes
-                        << " bytes of " << limits.sharedBytes
+    kernel.emitRemark() << "shared memory " << used.sharedBytes << " bytes of "
+                        << limits.sharedBytes
                         << ", fragment and local registers >= "
                         << used.registersPerThread << " per thread of "
                         << limits.registersPerThread;

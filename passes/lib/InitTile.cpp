@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/InitTile.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Pipelines.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -20,6 +22,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 using namespace mlir;
 
@@ -35,6 +40,15 @@ void tile::registerKernelDialects(DialectRegistry &registry) {
                   NVVM::NVVMDialect, nvgpu::NVGPUDialect, ROCDL::ROCDLDialect,
                   scf::SCFDialect, vector::VectorDialect>();
   registerAllExtensions(registry);
+  // Serialization (gpu-module-to-binary) needs the targets' interfaces and
+  // the LLVM IR translations of every dialect a kernel lowers to.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
-void tile::registerAllTilePasses() { registerTilePasses(); }
+void tile::registerAllTilePasses() {
+  registerTilePasses();
+  registerTileConversionPasses();
+  registerTilePipelines();
+}

@@ -1,0 +1,48 @@
+//===- Passes.h - tile conversion passes ------------------------*- C++ -*-===//
+//
+// Declares the tile conversion passes (generated from Passes.td) and the
+// functions that hold their logic, so other drivers can call it directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_PASSES_H
+#define TILE_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "tile/Dialect/Tile/TileOps.h"
+
+namespace mlir {
+namespace gpu {
+class LaunchOp;
+} // namespace gpu
+namespace tile {
+
+#define GEN_PASS_DECL
+#include "tile/Conversion/Passes.h.inc"
+
+/// Byte layout of the shared buffers of one kernel in its dynamic
+/// shared-memory block.
+struct SharedMemoryPlan {
+  /// Allocations in program order with their byte offsets.
+  SmallVector<std::pair<AllocOp, int64_t>> buffers;
+  /// Total size of the block in bytes.
+  int64_t totalBytes = 0;
+};
+
+/// Assigns each shared tile.alloc of `kernel` an offset: `alignment` bytes,
+/// or 1024 for buffers of 8 KiB or more.
+SharedMemoryPlan planSharedMemory(KernelOp kernel, int64_t alignment);
+
+/// Rewrites `kernel` into a gpu.launch (see convert-tile-to-gpu). Fails with
+/// a diagnostic when the kernel still holds tile operators or fragments.
+FailureOr<gpu::LaunchOp> convertKernelToLaunch(RewriterBase &rewriter,
+                                               KernelOp kernel,
+                                               int64_t sharedAlignment);
+
+#define GEN_PASS_REGISTRATION
+#include "tile/Conversion/Passes.h.inc"
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_PASSES_H

@@ -1,0 +1,95 @@
+//===- Passes.td - tile conversion passes -------------------*- tablegen -*-===//
+//
+// Declares the passes that convert tile IR to upstream dialects: kernel
+// outlining onto the GPU dialect, with their options and examples.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "turn each tile.kernel into a gpu.launch with its shared memory";
+  let description = [{
+    Rewrites every `tile.kernel` whose tile operators have been lowered into a
+    `gpu.launch`: the grid comes from the kernel's extents (missing
+    dimensions are 1), the block is `threads` x 1 x 1, and a `cluster` clause
+    becomes the launch's cluster size. All shared-memory `tile.alloc`s of the
+    kernel are merged into the launch's one dynamic shared-memory block,
+    sized exactly (each buffer aligned to `shared-alignment` bytes, or 1024
+    for buffers of at least 8 KiB so that swizzled and TMA layouts see
+    aligned rows) and reached through `memref.view`s of
+    `gpu.dynamic_shared_memory`; local `tile.alloc`s become `memref.alloca`s.
+    A `rasterize` clause remaps the block indices: consecutive blocks walk
+    panels of `panel` rows (or columns) of the grid so that blocks running
+    together share operand tiles in L2. The module becomes a
+    `gpu.container_module`; `gpu-kernel-outlining` then moves the launch
+    bodies into a `gpu.module`.
+
+    Before:
+
+    ```mlir
+    tile.kernel blocks(%bx) in (%n) threads(128) {
+      %s = tile.alloc : memref<128xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+               dynamic_shared_memory_size %c512_i32 {
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %s = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>>
+          to memref<128xf32, #gpu.address_space<workgroup>>
+      ...
+      gpu.terminator
+    }
+    ```
+
+    Kernels that still hold tile operators or fragment buffers are reported
+    with an error naming the operation: those are lowered first by the
+    tile lowering passes.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"sharedAlignment", "shared-alignment", "int64_t", /*default=*/"16",
+           "byte alignment of each shared buffer in the dynamic block">
+  ];
+}
+
+def TileExternalizeDynamicShared
+    : Pass<"tile-externalize-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "declare the dynamic shared-memory symbol as extern";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` to an internal
+    zero-length array in address space 3, which the NVPTX backend demotes to
+    a one-byte static `.shared` variable: the kernel then uses static shared
+    memory it did not ask for and addresses the dynamic block through it.
+    This pass gives such globals external linkage so they become
+    `.extern .shared .b8 name[]`, the dynamic shared-memory window proper.
+
+    Before:
+
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32,
+        alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+
+    After:
+
+    ```mlir
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32,
+        alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,70 @@
+//===- Pipelines.h - named tile compilation pipelines -----------*- C++ -*-===//
+//
+// Declares the pipelines that take tile IR to a GPU binary
+// (`tile-to-nvvm`), their options, and their registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINES_H
+#define TILE_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class OpPassManager;
+namespace tile {
+
+/// Options of the `tile-to-nvvm` pipeline.
+struct TileToNVVMPipelineOptions
+    : public PassPipelineOptions<TileToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("target chip, e.g. sm_80 or sm_90a"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80 (empty: the chip's default)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("binary format: isa (PTX), bin (cubin, needs ptxas) or "
+                     "fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> checkResources{
+      *this, "check-resources",
+      llvm::cl::desc("reject kernels that exceed the chip's shared memory or "
+                     "register budget"),
+      llvm::cl::init(true)};
+};
+
+/// Adds the tile passes that run before kernel outlining: everything from
+/// tile IR down to gpu.launch.
+void buildTileToGPUPipeline(OpPassManager &pm,
+                            const TileToNVVMPipelineOptions &options);
+
+/// Adds the passes after buildTileToGPUPipeline: kernel outlining, NVVM
+/// lowering of the device code, host lowering and serialization to
+/// `options.format`. Fails, reporting to `errorHandler`, on an unknown chip
+/// or format or malformed features.
+LogicalResult buildGPUToNVVMBinaryPipeline(
+    OpPassManager &pm, const TileToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Adds the whole tile-to-nvvm pipeline: buildTileToGPUPipeline, then
+/// outlining, NVVM lowering and serialization to `options.format`. Fails,
+/// reporting to `errorHandler`, on an unknown chip or format or malformed
+/// features.
+LogicalResult buildTileToNVVMPipeline(
+    OpPassManager &pm, const TileToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Registers `tile-to-nvvm` with the global pipeline registry.
+void registerTilePipelines();
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_H

@@ -1,0 +1,233 @@
+//===- ConvertTileToGPU.cpp - tile.kernel to gpu.launch -------------------===//
+//
+// Turns each lowered tile.kernel into a gpu.launch: grid, block and cluster
+// sizes, one exactly sized dynamic shared-memory block holding every shared
+// buffer of the kernel, per-thread allocas for local buffers, and the
+// rasterized block order of the `rasterize` clause.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Buffers this large are aligned to 1024 bytes, the alignment the 128-byte
+/// swizzle pattern repeats with (and TMA's requirement for swizzled boxes).
+static constexpr int64_t kLargeBufferBytes = 8192;
+static constexpr int64_t kLargeBufferAlignment = 1024;
+
+static int64_t getBufferBytes(MemRefType type) {
+  int64_t bits = type.getElementType().isIndex()
+                     ? 64
+                     : type.getElementType().getIntOrFloatBitWidth();
+  return (type.getNumElements() * bits + 7) / 8;
+}
+
+SharedMemoryPlan mlir::tile::planSharedMemory(KernelOp kernel,
+                                              int64_t alignment) {
+  SharedMemoryPlan plan;
+  kernel.walk([&](AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (getMemorySpace(type) != MemorySpace::Shared)
+      return;
+    int64_t bytes = getBufferBytes(type);
+    int64_t align = bytes >= kLargeBufferBytes
+                        ? std::max(alignment, kLargeBufferAlignment)
+                        : alignment;
+    int64_t offset = llvm::alignTo(plan.totalBytes, align);
+    plan.buffers.push_back({alloc, offset});
+    plan.totalBytes = offset + bytes;
+  });
+  return plan;
+}
+
+/// Checks that only shared and local allocations remain of the tile
+/// operations in `kernel`.
+static LogicalResult verifyLowered(KernelOp kernel) {
+  Dialect *tileDialect = kernel->getDialect();
+  WalkResult result = kernel.getBody().walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      if (getMemorySpace(alloc.getType()) == MemorySpace::Fragment) {
+        alloc.emitOpError("fragment buffers must be distributed over the "
+                          "threads before convert-tile-to-gpu");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    if (op->getDialect() == tileDialect) {
+      op->emitOpError("must be lowered to thread-level code before "
+                      "convert-tile-to-gpu");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Remaps the hardware block indices (x fastest) so that consecutive blocks
+/// walk panels of `panel` grid rows (order = row) or columns (order =
+/// column): within a panel, blocks go down the panel first, then across.
+static std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
+                                         Value by, Value gx, Value gy,
+                                         int64_t panel, RasterOrder order) {
+  // Column order is row order with the roles of x and y exchanged.
+  bool column = order == RasterOrder::column;
+  Value major = column ? bx : by, minor = column ? by : bx;
+  Value majorSize = column ? gx : gy, minorSize = column ? gy : gx;
+  Value panelSize = arith::ConstantIndexOp::create(b, loc, panel);
+  Value pid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, major, minorSize), minor);
+  Value perGroup = arith::MulIOp::create(b, loc, panelSize, minorSize);
+  Value group = arith::DivUIOp::create(b, loc, pid, perGroup);
+  Value first = arith::MulIOp::create(b, loc, group, panelSize);
+  Value left = arith::SubIOp::create(b, loc, majorSize, first);
+  Value rows = arith::MinUIOp::create(b, loc, left, panelSize);
+  Value local = arith::RemUIOp::create(b, loc, pid, perGroup);
+  Value newMajor = arith::AddIOp::create(
+      b, loc, first, arith::RemUIOp::create(b, loc, local, rows));
+  Value newMinor = arith::DivUIOp::create(b, loc, local, rows);
+  return column ? std::make_pair(newMajor, newMinor)
+                : std::make_pair(newMinor, newMajor);
+}
+
+FailureOr<gpu::LaunchOp>
+mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
+                                  int64_t sharedAlignment) {
+  if (failed(verifyLowered(kernel)))
+    return failure();
+  if (kernel.getRasterizePanel() && kernel.getGrid().size() < 2)
+    return kernel.emitOpError("rasterize needs a grid of at least 2 "
+                              "dimensions");
+  SharedMemoryPlan plan = planSharedMemory(kernel, sharedAlignment);
+  if (plan.totalBytes > std::numeric_limits<int32_t>::max())
+    return kernel.emitOpError()
+           << "needs " << plan.totalBytes << " bytes of shared memory";
+
+  Location loc = kernel.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(kernel);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value, 3> grid(kernel.getGrid());
+  grid.resize(3, one);
+  Value threads =
+      arith::ConstantIndexOp::create(rewriter, loc, kernel.getThreads());
+  Value sharedBytes;
+  if (plan.totalBytes > 0)
+    sharedBytes = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), plan.totalBytes);
+  SmallVector<Value, 3> cluster;
+  if (auto dims = kernel.getCluster()) {
+    for (int64_t d : *dims)
+      cluster.push_back(arith::ConstantIndexOp::create(rewriter, loc, d));
+    cluster.resize(3, one);
+  } else {
+    cluster.resize(3, Value());
+  }
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid[0], grid[1], grid[2], threads, one, one, sharedBytes,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      /*workgroupAttributions=*/{}, /*privateAttributions=*/{}, cluster[0],
+      cluster[1], cluster[2]);
+
+  Block &body = launch.getBody().front();
+  // The builder leaves out the cluster-index and cluster-size arguments
+  // that the op's region carries when it has a cluster.
+  if (launch.hasClusterSize())
+    while (body.getNumArguments() < launch.getNumConfigRegionAttributes())
+      body.addArgument(rewriter.getIndexType(), loc);
+  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>()) {
+    rewriter.setInsertionPointToEnd(&body);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  rewriter.setInsertionPointToStart(&body);
+  gpu::KernelDim3 hwIds = launch.getBlockIds();
+  SmallVector<Value, 3> ids = {hwIds.x, hwIds.y, hwIds.z};
+  if (std::optional<uint64_t> panel = kernel.getRasterizePanel()) {
+    gpu::KernelDim3 gridSize = launch.getGridSize();
+    auto [bx, by] = rasterize(
+        rewriter, loc, hwIds.x, hwIds.y, gridSize.x, gridSize.y, *panel,
+        kernel.getRasterizeOrder().value_or(RasterOrder::row));
+    ids[0] = bx;
+    ids[1] = by;
+  }
+  ids.resize(kernel.getGrid().size());
+
+  Value smem;
+  if (!plan.buffers.empty()) {
+    auto bytesType = MemRefType::get(
+        {ShapedType::kDynamic}, rewriter.getI8Type(), AffineMap(),
+        gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    smem = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
+  }
+  rewriter.inlineBlockBefore(&kernel.getBody().front(), body.getTerminator(),
+                             ids);
+  rewriter.eraseOp(kernel);
+
+  for (auto [alloc, offset] : plan.buffers) {
+    rewriter.setInsertionPoint(alloc);
+    Value byteOffset =
+        arith::ConstantIndexOp::create(rewriter, alloc.getLoc(), offset);
+    rewriter.replaceOpWithNewOp<memref::ViewOp>(alloc, alloc.getType(), smem,
+                                                byteOffset, ValueRange());
+  }
+  SmallVector<AllocOp> locals;
+  launch.walk([&](AllocOp alloc) { locals.push_back(alloc); });
+  for (AllocOp alloc : locals) {
+    rewriter.setInsertionPoint(alloc);
+    rewriter.replaceOpWithNewOp<memref::AllocaOp>(alloc, alloc.getType());
+  }
+  // Constants, memref sizes and index arithmetic the body uses are
+  // recomputed inside it, so that outlining passes the kernel only the
+  // function's arguments.
+  if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
+        if (op->getNumRegions() != 0 || !isPure(op))
+          return false;
+        return matchPattern(op, m_Constant()) || isa<memref::DimOp>(op) ||
+               isa<arith::ArithDialect>(op->getDialect());
+      })))
+    return launch.emitOpError("could not sink constants into the launch");
+  return launch;
+}
+
+namespace {
+struct ConvertTileToGPUPass
+    : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (sharedAlignment < 1 || !llvm::isPowerOf2_64(sharedAlignment)) {
+      module.emitError() << "expected a power-of-two shared-alignment, got "
+                         << sharedAlignment.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    IRRewriter rewriter(&getContext());
+    bool ok = true;
+    for (KernelOp kernel : kernels)
+      ok &= succeeded(convertKernelToLaunch(rewriter, kernel, sharedAlignment));
+    if (!ok)
+      return signalPassFailure();
+    if (!kernels.empty())
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      rewriter.getUnitAttr());
+  }
+};
+} // namespace

@@ -1,0 +1,115 @@
+//===- Pipelines.cpp - named tile compilation pipelines -------------------===//
+//
+// Builds the tile-to-nvvm pipeline: the tile passes down to gpu.launch, then
+// the upstream passes that outline kernels, lower them to NVVM and serialize
+// them, with the dynamic shared-memory fix-up in between.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipelines.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+void tile::buildTileToGPUPipeline(OpPassManager &pm,
+                                  const TileToNVVMPipelineOptions &options) {
+  if (options.checkResources) {
+    TileCheckResourcesOptions check;
+    check.chip = options.chip;
+    pm.addPass(createTileCheckResources(check));
+  }
+  pm.addPass(createConvertTileToGPU());
+}
+
+/// True if `text` is made of letters, digits and `+,._-` only, so that it
+/// can be spliced into a textual pipeline.
+static bool isPlainOption(StringRef text) {
+  return llvm::all_of(text, [](char c) {
+    return llvm::isAlnum(c) || StringRef("+,._-").contains(c);
+  });
+}
+
+LogicalResult tile::buildGPUToNVVMBinaryPipeline(
+    OpPassManager &pm, const TileToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  StringRef chip = options.chip;
+  if (!chip.starts_with("sm_") || !isPlainOption(chip) || !getChipLimits(chip))
+    return errorHandler("tile-to-nvvm: unknown NVIDIA chip '" + chip + "'");
+  if (!isPlainOption(options.features))
+    return errorHandler("tile-to-nvvm: malformed features '" +
+                        options.features + "'");
+  StringRef format = options.format;
+  if (!llvm::is_contained({"isa", "bin", "fatbin", "llvm"}, format))
+    return errorHandler("tile-to-nvvm: unknown format '" + format +
+                        "' (expected isa, bin, fatbin or llvm)");
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return errorHandler("tile-to-nvvm: opt-level must be 0 to 3");
+
+  // The textual pipeline below names upstream passes: make sure they are
+  // registered when this runs outside tile-opt (C API, tile-compile).
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    registerConversionPasses();
+    registerGPUPasses();
+    memref::registerMemRefPasses();
+    registerTransformsPasses();
+    registerTileConversionPasses();
+  });
+
+  // The upstream GPU-to-NVVM pipeline, with the fix-up of the dynamic
+  // shared-memory symbol between device lowering and serialization.
+  std::string features =
+      options.features.empty() ? "" : " features=" + options.features;
+  std::string upstream = llvm::formatv(
+      "convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,"
+      "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
+      "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}},"
+      "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+      "canonicalize,cse,"
+      "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"
+      "reconcile-unrealized-casts,tile-externalize-dynamic-shared),"
+      "gpu-to-llvm,gpu-module-to-binary{{format={3}},"
+      "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
+      chip, features, options.optLevel.getValue(), format);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(upstream, pm, errorStream)))
+    return errorHandler("tile-to-nvvm: " + errors);
+  return success();
+}
+
+LogicalResult tile::buildTileToNVVMPipeline(
+    OpPassManager &pm, const TileToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  buildTileToGPUPipeline(pm, options);
+  return buildGPUToNVVMBinaryPipeline(pm, options, errorHandler);
+}
+
+void tile::registerTilePipelines() {
+  registerPassPipeline(
+      "tile-to-nvvm",
+      "compile tile kernels to NVVM and serialize them (PTX, cubin or "
+      "fatbin)",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TileToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        return buildTileToNVVMPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(TileToNVVMPipelineOptions());
+      });
+}

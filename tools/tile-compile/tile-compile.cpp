@@ -1,0 +1,421 @@
+//===- tile-compile.cpp - compile tile kernels to GPU binaries ------------===//
+//
+// Compiles every tile.kernel of a file with the tile-to-nvvm pipeline and
+// writes, per kernel, its PTX, its cubin (where ptxas is found) and a launch
+// manifest (docs/Runtime.md) from which the C runtime and tile-run launch
+// it on a machine without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/InitTile.h"
+#include "tile/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tile-compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<input .mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string> outputDir("o", cl::desc("output directory"),
+                                      cl::value_desc("dir"), cl::init("."),
+                                      cl::cat(category));
+static cl::opt<std::string> chip("chip", cl::desc("target chip"),
+                                 cl::init("sm_90a"), cl::cat(category));
+static cl::opt<std::string> features("features",
+                                     cl::desc("PTX features, e.g. +ptx80"),
+                                     cl::init(""), cl::cat(category));
+static cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimization level"),
+                             cl::init(3), cl::cat(category));
+static cl::opt<std::string>
+    ptxasPath("ptxas",
+              cl::desc("ptxas to make cubins with (default: $CUDA_HOME/bin, "
+                       "/usr/local/cuda/bin, then PATH)"),
+              cl::init(""), cl::cat(category));
+static cl::opt<bool> noCubin("no-cubin", cl::desc("write PTX only"),
+                             cl::init(false), cl::cat(category));
+static cl::opt<bool> printTimes("time",
+                                cl::desc("print the time of each phase"),
+                                cl::init(false), cl::cat(category));
+
+namespace {
+/// What the manifest of one kernel says, gathered from its gpu.launch_func
+/// before the host code is lowered.
+struct KernelLaunch {
+  std::string kernel;
+  std::string module;
+  std::vector<std::string> params;
+  std::string grid[3];
+  int64_t block[3] = {1, 1, 1};
+  int64_t cluster[3] = {1, 1, 1};
+  bool hasCluster = false;
+  int64_t sharedBytes = 0;
+};
+} // namespace
+
+/// Manifest name of the host function argument `arg`.
+static std::string argName(BlockArgument arg) {
+  return "arg" + std::to_string(arg.getArgNumber());
+}
+
+/// Writes `value`, an index or integer computed on the host, as a manifest
+/// grid expression over the function's arguments; fails, with a diagnostic
+/// at `user`, for what the expression language cannot say. Every memref
+/// whose sizes the expression reads is added to `usedMemRefs`.
+static FailureOr<std::string>
+toExpression(Value value, Operation *user,
+             llvm::SetVector<BlockArgument> &usedMemRefs) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::to_string(constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return argName(arg);
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto dim = dyn_cast_or_null<memref::DimOp>(def)) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (arg && index && isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+      usedMemRefs.insert(arg);
+      return argName(arg) + ".dim" + std::to_string(*index);
+    }
+  }
+  if (def && isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                 arith::ExtUIOp, arith::TruncIOp>(def))
+    return toExpression(def->getOperand(0), user, usedMemRefs);
+  const char *infix = nullptr, *function = nullptr;
+  if (isa_and_nonnull<arith::AddIOp>(def))
+    infix = " + ";
+  else if (isa_and_nonnull<arith::SubIOp>(def))
+    infix = " - ";
+  else if (isa_and_nonnull<arith::MulIOp>(def))
+    infix = " * ";
+  else if (isa_and_nonnull<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
+    function = "ceildiv";
+  else if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
+               def))
+    function = "floordiv";
+  else if (isa_and_nonnull<arith::MinUIOp, arith::MinSIOp>(def))
+    function = "min";
+  else if (isa_and_nonnull<arith::MaxUIOp, arith::MaxSIOp>(def))
+    function = "max";
+  if (!infix && !function) {
+    user->emitError() << "grid extent computed by "
+                      << (def ? def->getName().getStringRef()
+                              : StringRef("a block argument"))
+                      << " cannot be written in a launch manifest (supported: "
+                         "constants, function arguments, memref.dim, + - * "
+                         "ceildiv floordiv min max)";
+    return failure();
+  }
+  FailureOr<std::string> lhs =
+      toExpression(def->getOperand(0), user, usedMemRefs);
+  if (failed(lhs))
+    return failure();
+  FailureOr<std::string> rhs =
+      toExpression(def->getOperand(1), user, usedMemRefs);
+  if (failed(rhs))
+    return failure();
+  if (infix)
+    return "(" + *lhs + infix + *rhs + ")";
+  return std::string(function) + "(" + *lhs + ", " + *rhs + ")";
+}
+
+/// Manifest spelling of a global memref parameter type: "memref<?x64xf32>".
+static FailureOr<std::string> memrefText(MemRefType type, Operation *user) {
+  if (type.getMemorySpace() || !type.getLayout().isIdentity()) {
+    user->emitError() << "kernel parameter of type " << type
+                      << " is not a plain global memref";
+    return failure();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// Reads the launch of each outlined kernel of `module` into `launches`.
+static LogicalResult collectLaunches(ModuleOp module,
+                                     std::vector<KernelLaunch> &launches) {
+  WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+    KernelLaunch info;
+    info.module = launch.getKernelModuleName().str();
+    info.kernel = launch.getKernelName().str();
+    llvm::SetVector<BlockArgument> usedMemRefs;
+    llvm::SetVector<BlockArgument> passed;
+    std::vector<std::string> params;
+    for (Value operand : launch.getKernelOperands()) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+        launch.emitError("kernel operand is computed on the host; "
+                         "tile-compile launches kernels whose operands are "
+                         "the function's arguments");
+        return WalkResult::interrupt();
+      }
+      passed.insert(arg);
+      Type type = arg.getType();
+      if (auto memref = dyn_cast<MemRefType>(type)) {
+        FailureOr<std::string> text = memrefText(memref, launch);
+        if (failed(text))
+          return WalkResult::interrupt();
+        params.push_back(argName(arg) + " " + *text + " descriptor");
+      } else if (type.isIntOrIndexOrFloat()) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << type;
+        params.push_back(argName(arg) + " " + text);
+      } else {
+        launch.emitError() << "kernel parameter of type " << type
+                           << " cannot be described in a launch manifest";
+        return WalkResult::interrupt();
+      }
+    }
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    Value gridValues[3] = {grid.x, grid.y, grid.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      FailureOr<std::string> expr =
+          toExpression(gridValues[axis], launch, usedMemRefs);
+      if (failed(expr))
+        return WalkResult::interrupt();
+      info.grid[axis] = *expr;
+    }
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    Value blockValues[3] = {block.x, block.y, block.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      APInt value;
+      if (!matchPattern(blockValues[axis], m_ConstantInt(&value))) {
+        launch.emitError("block size must be a constant");
+        return WalkResult::interrupt();
+      }
+      info.block[axis] = value.getSExtValue();
+    }
+    if (launch.hasClusterSize()) {
+      gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues();
+      Value clusterValues[3] = {cluster.x, cluster.y, cluster.z};
+      for (int axis = 0; axis < 3; ++axis) {
+        APInt value;
+        if (!matchPattern(clusterValues[axis], m_ConstantInt(&value))) {
+          launch.emitError("cluster size must be a constant");
+          return WalkResult::interrupt();
+        }
+        info.cluster[axis] = value.getSExtValue();
+      }
+      info.hasCluster = true;
+    }
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      APInt value;
+      if (!matchPattern(shared, m_ConstantInt(&value))) {
+        launch.emitError("dynamic shared memory size must be a constant");
+        return WalkResult::interrupt();
+      }
+      info.sharedBytes = value.getSExtValue();
+    }
+    // Memrefs whose sizes the grid reads but the kernel does not take are
+    // declared too, passed as nothing, so the runtime knows their shapes.
+    for (BlockArgument arg : usedMemRefs) {
+      if (passed.contains(arg))
+        continue;
+      FailureOr<std::string> text =
+          memrefText(cast<MemRefType>(arg.getType()), launch);
+      if (failed(text))
+        return WalkResult::interrupt();
+      params.push_back(argName(arg) + " " + *text + " none");
+    }
+    info.params = std::move(params);
+    launches.push_back(std::move(info));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Finds ptxas as documented for --ptxas; empty if there is none.
+static std::string findPtxas() {
+  if (!ptxasPath.empty())
+    return ptxasPath;
+  if (const char *cudaHome = std::getenv("CUDA_HOME")) {
+    SmallString<256> path(cudaHome);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return path.str().str();
+  }
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  if (auto found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "tile-compile: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tile-compile: compile the tile kernels of a file to PTX and cubin, "
+      "each with a launch manifest\n");
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
+
+  DialectRegistry registry;
+  tile::registerKernelDialects(registry);
+  tile::registerAllTilePasses();
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 1;
+
+  tile::TileToNVVMPipelineOptions options;
+  options.chip = chip;
+  options.features = features;
+  options.optLevel = optLevel;
+  options.format = "isa";
+  auto reportError = [](const Twine &message) {
+    llvm::errs() << "tile-compile: " << message << "\n";
+    return failure();
+  };
+
+  // Phase 1: tile IR down to outlined kernels, where the launches can still
+  // be read in terms of the function's arguments.
+  auto phase = Clock::now();
+  PassManager toGPU(&context);
+  tile::buildTileToGPUPipeline(toGPU, options);
+  toGPU.addPass(createGpuKernelOutliningPass());
+  if (failed(toGPU.run(*module)))
+    return 1;
+  std::vector<KernelLaunch> launches;
+  if (failed(collectLaunches(*module, launches)))
+    return 1;
+  if (launches.empty()) {
+    llvm::errs() << "tile-compile: " << inputFile << " has no tile.kernel\n";
+    return 1;
+  }
+  double frontMs = since(phase);
+
+  // Phase 2: NVVM lowering and serialization to PTX.
+  phase = Clock::now();
+  PassManager toBinary(&context);
+  if (failed(
+          tile::buildGPUToNVVMBinaryPipeline(toBinary, options, reportError)) ||
+      failed(toBinary.run(*module)))
+    return 1;
+  llvm::StringMap<std::string> ptxByModule;
+  module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        ptxByModule[binary.getSymName()] = object.getObject().str();
+  });
+  double ptxMs = since(phase);
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  std::string ptxas = noCubin ? "" : findPtxas();
+  double cubinMs = 0;
+  for (const KernelLaunch &launch : launches) {
+    auto ptx = ptxByModule.find(launch.module);
+    if (ptx == ptxByModule.end()) {
+      llvm::errs() << "tile-compile: no binary for kernel module "
+                   << launch.module << "\n";
+      return 1;
+    }
+    SmallString<256> base(outputDir);
+    llvm::sys::path::append(base, launch.kernel);
+    std::string ptxPath = (base + ".ptx").str();
+    if (failed(writeFile(ptxPath, ptx->second)))
+      return 1;
+    std::string binary = launch.kernel + ".ptx", kind = "ptx";
+    if (!ptxas.empty()) {
+      phase = Clock::now();
+      std::string cubinPath = (base + ".cubin").str();
+      std::string arch = "-arch=" + chip;
+      std::string opt = "-O" + std::to_string(std::min(3, optLevel.getValue()));
+      StringRef args[] = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
+      std::string error;
+      int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0,
+                                         &error);
+      if (rc != 0) {
+        llvm::errs() << "tile-compile: ptxas failed on " << ptxPath
+                     << (error.empty() ? "" : ": " + error) << "\n";
+        return 1;
+      }
+      binary = launch.kernel + ".cubin";
+      kind = "cubin";
+      cubinMs += since(phase);
+    }
+    std::string manifest;
+    llvm::raw_string_ostream os(manifest);
+    os << "tile-launch-manifest 1\n"
+       << "# compiled by tile-compile from " << inputFile << " for " << chip
+       << "\n"
+       << "kernel " << launch.kernel << "\n"
+       << "binary " << binary << " " << kind << "\n"
+       << "index-bitwidth 64\n";
+    for (const std::string &param : launch.params)
+      os << "param " << param << "\n";
+    os << "block " << launch.block[0] << " " << launch.block[1] << " "
+       << launch.block[2] << "\n";
+    if (launch.hasCluster)
+      os << "cluster " << launch.cluster[0] << " " << launch.cluster[1] << " "
+         << launch.cluster[2] << "\n";
+    if (launch.sharedBytes)
+      os << "shared " << launch.sharedBytes << "\n";
+    const char *axes = "xyz";
+    for (int axis = 0; axis < 3; ++axis)
+      os << "grid " << axes[axis] << " " << launch.grid[axis] << "\n";
+    if (failed(writeFile((base + ".manifest").str(), manifest)))
+      return 1;
+    llvm::outs() << "tile-compile: " << launch.kernel << " -> " << base
+                 << ".manifest (" << kind << ")\n";
+  }
+  if (printTimes)
+    llvm::outs() << llvm::formatv(
+        "tile-compile: times: tile-to-gpu {0:F1} ms, nvvm+ptx {1:F1} ms, "
+        "ptxas {2:F1} ms, total {3:F1} ms\n",
+        frontMs, ptxMs, cubinMs, since(start));
+  return 0;
+}
