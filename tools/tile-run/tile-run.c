@@ -411,7 +411,7 @@ static int checkOutput(int index, const Options *opt) {
     double err = got == want ? 0.0 : fabs(got - want);
     bool ok = err <= atol + rtol * fabs(want); // false for NaN
     if (isnan(err) || isinf(err)) {
-      maxAbs = INFINITY;
+      maxAbs = maxRel = INFINITY;
     } else {
       if (err > maxAbs)
         maxAbs = err;
@@ -432,7 +432,9 @@ static int checkOutput(int index, const Options *opt) {
   if (mismatches) {
     printf("; first at ");
     printIndex(stdout, p, args[index].sizes, first);
-    printf(": got %.9g, expected %.9g", firstGot, firstWant);
+    // NaN's sign bit carries no meaning (poison is all ones): print "nan".
+    printf(": got %.9g, expected %.9g", isnan(firstGot) ? NAN : firstGot,
+           isnan(firstWant) ? NAN : firstWant);
   }
   printf("\n");
   return mismatches ? 1 : 0;

@@ -1,9 +1,10 @@
 //===- kernels.cu - small CUDA kernels that exercise the runtime ----------===//
 //
-// Test inputs for tile-run, compiled ahead of time (see README.md beside
-// this file) so the tests need no CUDA compiler: a bare-pointer vector add,
-// an f16 add whose memrefs come as MLIR expanded descriptors, a row
-// reversal staged through 64 KiB of dynamic shared memory, and a copy
+// Test inputs for tile-run, compiled ahead of time so the tests need no CUDA
+// compiler (`nvcc -arch=sm_90 -ptx kernels.cu -o kernels.ptx`; the cubin
+// for runtime/check-standalone.sh likewise with -cubin): a bare-pointer
+// vector add, an f16 add whose memrefs come as MLIR expanded descriptors, a
+// row reversal staged through 64 KiB of dynamic shared memory, and a copy
 // through a TMA tensor map built by the runtime.
 //
 //===----------------------------------------------------------------------===//
