@@ -102,6 +102,8 @@ static tileRtArgValue args[TILE_RT_MAX_PARAMS];
 static ParamState state[TILE_RT_MAX_PARAMS];
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...) {
+  // Results already printed come first when both streams share a pipe.
+  fflush(stdout);
   va_list ap;
   va_start(ap, fmt);
   fputs("tile-run: error: ", stderr);
