@@ -1,5 +1,6 @@
 # lit configuration of the tile test suite.
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,4 +26,17 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tile-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], tool_dirs)
+
+# cuda-gpu: a CUDA device is usable through the driver. tile-run probes it
+# and fails cleanly where there is no driver or no device.
+tile_run = os.path.join(config.tile_tools_dir, "tile-run")
+if os.path.exists(tile_run):
+    try:
+        probe = subprocess.run([tile_run, "--list-devices"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=120)
+        if probe.returncode == 0:
+            config.available_features.add("cuda-gpu")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

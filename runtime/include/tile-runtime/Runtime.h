@@ -1,0 +1,403 @@
+//===- Runtime.h - tile GPU runtime: driver, manifests, launches -*- C -*-===//
+//
+// The public C interface of libtile_runtime. It holds four parts:
+//  - status codes and the last error message of the calling thread;
+//  - element types (dtypes) and the f16/bf16 <-> f32 conversions;
+//  - launch manifests (the text file tile-compile writes beside a kernel
+//    binary, see docs/Runtime.md) and their grid expressions;
+//  - the CUDA driver, loaded at run time with dlopen so that the library
+//    builds and links on machines with neither a GPU nor the CUDA toolkit.
+//
+// Every function that can fail returns a tileRtStatus; on failure the
+// message that tileRtErrorString returns says what failed, naming the
+// driver call and the driver's error name where the driver failed.
+// The driver part keeps one process-wide device and context: call it from
+// one thread at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_RUNTIME_H
+#define TILE_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status and errors
+ *===----------------------------------------------------------------------===*/
+
+/// The result of every fallible runtime function.
+typedef enum tileRtStatus {
+  TILE_RT_SUCCESS = 0,
+  /// libcuda.so.1 could not be loaded or lacks a required entry point.
+  TILE_RT_ERROR_NO_DRIVER,
+  /// The driver loaded but reports no usable device.
+  TILE_RT_ERROR_NO_DEVICE,
+  /// A driver call failed; tileRtLastDriverError gives its code.
+  TILE_RT_ERROR_DRIVER,
+  /// An argument was null, out of range or inconsistent with a manifest.
+  TILE_RT_ERROR_INVALID_ARGUMENT,
+  /// A file could not be read or written.
+  TILE_RT_ERROR_IO,
+  /// A manifest or an expression is malformed.
+  TILE_RT_ERROR_PARSE,
+  /// A host allocation failed.
+  TILE_RT_ERROR_OUT_OF_MEMORY,
+  /// The operation needs tileRtInit first.
+  TILE_RT_ERROR_NOT_INITIALIZED,
+} tileRtStatus;
+
+/// Returns the message of the last failure on the calling thread. The
+/// string is owned by the runtime and stays valid until the next failing
+/// call on this thread; it is "" when nothing has failed. Never null.
+const char *tileRtErrorString(void);
+
+/// Returns the enumerator name of `status` ("TILE_RT_ERROR_DRIVER"); static
+/// storage, never null.
+const char *tileRtStatusName(tileRtStatus status);
+
+/// Returns the CUresult of the last failed driver call on this thread, or 0.
+int tileRtLastDriverError(void);
+
+/*===----------------------------------------------------------------------===*
+ * Element types
+ *===----------------------------------------------------------------------===*/
+
+/// Element types of memrefs and scalars, named as in MLIR.
+typedef enum tileRtDType {
+  TILE_RT_DTYPE_INVALID = 0,
+  TILE_RT_DTYPE_I1,
+  TILE_RT_DTYPE_I8,
+  TILE_RT_DTYPE_I16,
+  TILE_RT_DTYPE_I32,
+  TILE_RT_DTYPE_I64,
+  TILE_RT_DTYPE_INDEX,
+  TILE_RT_DTYPE_F16,
+  TILE_RT_DTYPE_BF16,
+  TILE_RT_DTYPE_F32,
+  TILE_RT_DTYPE_F64,
+} tileRtDType;
+
+/// Parses an MLIR element type name ("f16", "i32", "index") of `len` bytes
+/// at `name` (need not be NUL-terminated); TILE_RT_DTYPE_INVALID if unknown.
+tileRtDType tileRtDTypeFromName(const char *name, size_t len);
+
+/// Returns the MLIR name of `dtype` ("?" for an invalid one); never null.
+const char *tileRtDTypeName(tileRtDType dtype);
+
+/// Returns the size in bytes of one element in memory (index: 8, i1: 1).
+size_t tileRtDTypeSize(tileRtDType dtype);
+
+/// Returns nonzero for f16, bf16, f32 and f64.
+int tileRtDTypeIsFloat(tileRtDType dtype);
+
+/// IEEE binary16 to binary32; exact, keeps signed zeros, infinities, NaNs.
+float tileRtF16ToF32(uint16_t bits);
+/// binary32 to binary16, rounding to nearest even; overflow gives infinity
+/// and NaNs stay quiet NaNs.
+uint16_t tileRtF32ToF16(float value);
+/// bfloat16 to binary32; exact.
+float tileRtBF16ToF32(uint16_t bits);
+/// binary32 to bfloat16, rounding to nearest even; NaNs stay quiet NaNs.
+uint16_t tileRtF32ToBF16(float value);
+
+/// Reads element `index` of the array `data` of `dtype` as a double.
+/// `data` must be non-null and hold more than `index` elements.
+double tileRtLoadElement(tileRtDType dtype, const void *data, size_t index);
+/// Writes `value` into element `index` of `data`, converting (rounding to
+/// nearest even for floats, truncating toward zero and wrapping for ints).
+void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
+                        double value);
+
+/*===----------------------------------------------------------------------===*
+ * Launch manifests
+ *===----------------------------------------------------------------------===*/
+
+#define TILE_RT_MAX_RANK 8
+#define TILE_RT_MAX_PARAMS 64
+#define TILE_RT_MAX_NAME 128
+#define TILE_RT_MAX_EXPR 512
+#define TILE_RT_MAX_PATH 4096
+/// A static dimension of this value in tileRtParam::dims is dynamic ("?").
+#define TILE_RT_DYNAMIC_DIM (-1)
+
+/// The kind of the kernel binary a manifest names.
+typedef enum tileRtBinaryKind {
+  TILE_RT_BINARY_PTX,
+  TILE_RT_BINARY_CUBIN,
+} tileRtBinaryKind;
+
+/// What a manifest parameter is.
+typedef enum tileRtParamKind {
+  /// A buffer on the device: memref<d0 x d1 x ... x T>.
+  TILE_RT_PARAM_MEMREF,
+  /// A scalar passed by value.
+  TILE_RT_PARAM_SCALAR,
+  /// A 128-byte TMA descriptor built from a memref parameter, by value.
+  TILE_RT_PARAM_TENSOR_MAP,
+} tileRtParamKind;
+
+/// How a memref parameter becomes kernel arguments.
+typedef enum tileRtMemRefPassing {
+  /// MLIR's expanded descriptor: allocated pointer, aligned pointer, offset,
+  /// sizes[rank], strides[rank] (offset, sizes and strides as index).
+  TILE_RT_PASS_DESCRIPTOR,
+  /// The aligned pointer alone.
+  TILE_RT_PASS_BARE,
+  /// Not passed: the buffer only backs a tensor map parameter.
+  TILE_RT_PASS_NONE,
+} tileRtMemRefPassing;
+
+/// One parameter of a manifest, in kernel order.
+typedef struct tileRtParam {
+  char name[TILE_RT_MAX_NAME];
+  tileRtParamKind kind;
+  /// Element type of a memref or tensor map; type of a scalar.
+  tileRtDType dtype;
+  /// Memref and tensor map: the rank and static sizes (TILE_RT_DYNAMIC_DIM
+  /// for '?'), outermost first. Tensor maps copy them from their source.
+  int rank;
+  int64_t dims[TILE_RT_MAX_RANK];
+  tileRtMemRefPassing passing;
+  /// Tensor map: index of the source memref parameter, box sizes
+  /// (outermost first) and the driver's swizzle, interleave, L2 promotion
+  /// and out-of-bounds fill enumerators.
+  int source;
+  uint32_t box[TILE_RT_MAX_RANK];
+  int swizzle, interleave, l2Promotion, oobFill;
+  /// The manifest line that declared it.
+  int line;
+} tileRtParam;
+
+/// A parsed launch manifest. Plain data: copy it freely, nothing to free.
+typedef struct tileRtManifest {
+  /// The file it was read from (as given) and the directory that relative
+  /// binary paths are resolved against.
+  char path[TILE_RT_MAX_PATH];
+  char kernel[TILE_RT_MAX_NAME * 2];
+  /// The binary's path, resolved against the manifest's directory.
+  char binary[TILE_RT_MAX_PATH];
+  tileRtBinaryKind binaryKind;
+  /// Bit width of index-typed kernel arguments (descriptor offsets, sizes,
+  /// strides and index scalars): 32 or 64.
+  int indexBits;
+  int numParams;
+  tileRtParam params[TILE_RT_MAX_PARAMS];
+  unsigned block[3];
+  unsigned cluster[3];
+  unsigned sharedBytes;
+  /// Grid expressions (x, y, z); "1" when a dimension was not given.
+  char grid[3][TILE_RT_MAX_EXPR];
+  int gridLine[3];
+} tileRtManifest;
+
+/// Reads and parses the manifest at `path` into `*out` (both non-null).
+/// Errors are "path:line: message".
+tileRtStatus tileRtManifestParseFile(const char *path, tileRtManifest *out);
+
+/// Parses manifest `text` (NUL-terminated, non-null). `fileName` names it in
+/// errors and, with its directory part, anchors relative binary paths; it
+/// may be null ("<string>", current directory).
+tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
+                                       tileRtManifest *out);
+
+/// Returns the index of the parameter called `name`, or -1.
+int tileRtManifestFindParam(const tileRtManifest *manifest, const char *name);
+
+/// Writes the manifest back in canonical manifest syntax to `os`.
+void tileRtManifestPrint(const tileRtManifest *manifest, FILE *os);
+
+/// The run-time value of one manifest parameter.
+typedef struct tileRtArgValue {
+  /// Memref: the device buffer and its sizes (outermost first).
+  uint64_t ptr;
+  int64_t sizes[TILE_RT_MAX_RANK];
+  /// Scalar: integer types (i1 to i64, index) use `i`, floats use `f`.
+  int64_t i;
+  double f;
+} tileRtArgValue;
+
+/// Looks a name up for an expression: stores its value and returns nonzero,
+/// or returns zero when the name is unknown.
+typedef int (*tileRtExprLookup)(void *context, const char *name, size_t len,
+                                int64_t *value);
+
+/// Evaluates the integer expression `expr` (non-null): decimal literals,
+/// names resolved by `lookup`, unary -, + - * and parentheses, and the
+/// calls ceildiv floordiv min max (two arguments each), in 64-bit signed
+/// arithmetic. Overflow, division by zero and malformed input are errors
+/// (TILE_RT_ERROR_PARSE / TILE_RT_ERROR_INVALID_ARGUMENT) naming the column.
+tileRtStatus tileRtEvalExpr(const char *expr, tileRtExprLookup lookup,
+                            void *context, int64_t *result);
+
+/// Checks that the arguments in `args` (manifest->numParams entries) agree
+/// with the manifest's static sizes.
+tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *manifest,
+                                     const tileRtArgValue *args);
+
+/// Evaluates the grid of `manifest` for `args` (numParams entries; memref
+/// sizes and integer scalars are read). A dimension may be 0 (nothing to
+/// launch); negative or too large ones are errors.
+tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *manifest,
+                                    const tileRtArgValue *args,
+                                    unsigned grid[3]);
+
+/// Kernel arguments laid out for the driver: `pointers[i]` points at the
+/// i-th kernel argument's bytes inside `storage`. Owned by the struct;
+/// release with tileRtPackedParamsFree.
+typedef struct tileRtPackedParams {
+  size_t count;
+  void **pointers;
+  /// Byte size of each argument, in kernel order.
+  size_t *sizes;
+  unsigned char *storage;
+} tileRtPackedParams;
+
+/// Expands `args` into kernel arguments by the manifest's passing rules
+/// (memref descriptors with row-major strides). Tensor map arguments need
+/// the driver: they are encoded when `encodeTensorMaps` is nonzero, else
+/// left zeroed. `*out` must be freed with tileRtPackedParamsFree, also on
+/// failure.
+tileRtStatus tileRtPackParams(const tileRtManifest *manifest,
+                              const tileRtArgValue *args, int encodeTensorMaps,
+                              tileRtPackedParams *out);
+
+/// Frees what tileRtPackParams allocated; null-safe, leaves `*params` empty.
+void tileRtPackedParamsFree(tileRtPackedParams *params);
+
+/*===----------------------------------------------------------------------===*
+ * The CUDA driver
+ *===----------------------------------------------------------------------===*/
+
+/// A device address.
+typedef uint64_t tileRtDevicePtr;
+/// A loaded module (PTX or cubin); owned by the caller, tileRtModuleUnload.
+typedef struct tileRtModule tileRtModule;
+/// A kernel of a module; owned by its module.
+typedef struct tileRtFunction tileRtFunction;
+/// A timing event; owned by the caller, tileRtEventDestroy.
+typedef struct tileRtEvent tileRtEvent;
+
+/// Loads the driver (libcuda.so.1, or the file named by the environment
+/// variable TILE_RT_CUDA_DRIVER), initialises it and makes the primary
+/// context of device `ordinal` current. Idempotent for the same ordinal.
+/// TILE_RT_ERROR_NO_DRIVER / _NO_DEVICE when there is nothing to run on.
+tileRtStatus tileRtInit(int ordinal);
+
+/// Releases the primary context. The driver library stays loaded.
+void tileRtShutdown(void);
+
+/// Loads and initialises the driver if needed and stores the number of
+/// devices in `*count` (non-null); needs no tileRtInit.
+tileRtStatus tileRtDeviceCount(int *count);
+
+/// Writes the current device's name (NUL-terminated) into `buf` of `len`
+/// bytes, and its compute capability into `*major`/`*minor` (each may be
+/// null).
+tileRtStatus tileRtDeviceInfo(char *buf, size_t len, int *major, int *minor);
+
+/// Loads a module from the image at `data` (`size` bytes; PTX need not be
+/// NUL-terminated). The image is copied; the caller keeps `data`.
+tileRtStatus tileRtModuleLoadData(const void *data, size_t size,
+                                  tileRtModule **out);
+/// Reads the file at `path` and loads it as a module.
+tileRtStatus tileRtModuleLoadFile(const char *path, tileRtModule **out);
+/// Unloads `module` and its functions; null-safe.
+void tileRtModuleUnload(tileRtModule *module);
+/// Looks up kernel `name` in `module`; `*out` lives as long as `module`.
+tileRtStatus tileRtModuleGetFunction(tileRtModule *module, const char *name,
+                                     tileRtFunction **out);
+/// Lets `function` use up to `bytes` of dynamic shared memory (needed
+/// above 48 KiB).
+tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
+                                                     unsigned bytes);
+
+/// Launch geometry. A cluster of all ones (or zeros) launches without one.
+typedef struct tileRtLaunchConfig {
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned cluster[3];
+  unsigned sharedBytes;
+} tileRtLaunchConfig;
+
+/// Launches `function` on the default stream; `params` holds one pointer per
+/// kernel argument (tileRtPackedParams::pointers). Asynchronous: errors of
+/// the kernel itself show at the next synchronizing call.
+tileRtStatus tileRtLaunch(tileRtFunction *function,
+                          const tileRtLaunchConfig *config, void **params);
+/// Waits for all work on the current context.
+tileRtStatus tileRtSynchronize(void);
+
+/// Allocates `bytes` (at least 1) of device memory into `*out`.
+tileRtStatus tileRtMalloc(size_t bytes, tileRtDevicePtr *out);
+/// Frees device memory; 0 is ignored.
+tileRtStatus tileRtFree(tileRtDevicePtr ptr);
+tileRtStatus tileRtMemcpyHtoD(tileRtDevicePtr dst, const void *src,
+                              size_t bytes);
+tileRtStatus tileRtMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes);
+/// Sets `bytes` bytes at `dst` to `value`.
+tileRtStatus tileRtMemset8(tileRtDevicePtr dst, unsigned char value,
+                           size_t bytes);
+
+tileRtStatus tileRtEventCreate(tileRtEvent **out);
+/// Records `event` on the default stream.
+tileRtStatus tileRtEventRecord(tileRtEvent *event);
+tileRtStatus tileRtEventSynchronize(tileRtEvent *event);
+/// Milliseconds between two recorded, completed events.
+tileRtStatus tileRtEventElapsedMs(tileRtEvent *start, tileRtEvent *end,
+                                  float *ms);
+/// Destroys `event`; null-safe.
+void tileRtEventDestroy(tileRtEvent *event);
+
+/// Encodes a tiled TMA descriptor into the 128 bytes at `map` (64-byte
+/// aligned) for a row-major `rank`-dimensional tensor of `dtype` at
+/// `address` with `sizes` and boxes of `box` elements (both outermost
+/// first); the last four arguments are the driver's enumerators.
+tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
+                                        tileRtDevicePtr address,
+                                        const int64_t *sizes,
+                                        const uint32_t *box, int interleave,
+                                        int swizzle, int l2Promotion,
+                                        int oobFill);
+
+/*===----------------------------------------------------------------------===*
+ * Kernels described by manifests
+ *===----------------------------------------------------------------------===*/
+
+/// A manifest's binary loaded and its kernel resolved; owned by the caller.
+typedef struct tileRtKernel tileRtKernel;
+
+/// Loads the binary of `manifest`, finds its kernel and raises its dynamic
+/// shared memory limit when the manifest asks for more than 48 KiB. The
+/// kernel keeps a copy of the manifest.
+tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
+                              tileRtKernel **out);
+/// Evaluates the grid, packs `args` (numParams entries) and launches.
+/// Returns success without launching when the grid is empty.
+tileRtStatus tileRtKernelLaunch(tileRtKernel *kernel,
+                                const tileRtArgValue *args);
+/// Evaluates the grid into `*config` and packs `args` into `*packed` once,
+/// for many launches with tileRtKernelLaunchPrepared; free `*packed` with
+/// tileRtPackedParamsFree, also on failure.
+tileRtStatus tileRtKernelPrepare(tileRtKernel *kernel,
+                                 const tileRtArgValue *args,
+                                 tileRtLaunchConfig *config,
+                                 tileRtPackedParams *packed);
+/// Launches with what tileRtKernelPrepare produced; success without a
+/// launch when the grid is empty.
+tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *kernel,
+                                        const tileRtLaunchConfig *config,
+                                        tileRtPackedParams *packed);
+/// Unloads the kernel's module and frees it; null-safe.
+void tileRtKernelDestroy(tileRtKernel *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_RUNTIME_RUNTIME_H */

@@ -1,0 +1,595 @@
+//===- Driver.c - the CUDA driver, loaded with dlopen ----------*- C -*-===//
+//
+// The runtime talks to the GPU through the CUDA driver API, resolved at run
+// time from libcuda.so.1 so that neither cuda.h nor the CUDA toolkit is
+// needed to build it, and a machine without a driver gets an error status
+// rather than a failed link. The few driver types used are declared here
+// with the driver's ABI (handles are pointers, CUdeviceptr is 64-bit, enum
+// values as the driver defines them).
+//
+// Every failing driver call is reported as
+//   "<call> failed: <CUDA_ERROR_NAME> (<driver's description>)".
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "Internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Driver ABI: the subset of types and enumerators the runtime uses.
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext;
+typedef void *CUmodule;
+typedef void *CUfunction;
+typedef void *CUstream;
+typedef void *CUevent;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CUDA_ERROR_NO_DEVICE = 100,
+};
+
+typedef struct CuLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+} CuLaunchAttribute;
+
+typedef struct CuLaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CuLaunchAttribute *attrs;
+  unsigned numAttrs;
+} CuLaunchConfig;
+
+/// The resolved entry points. Optional ones may stay null.
+typedef struct Driver {
+  void *library;
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDriverGetVersion)(int *);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)(void);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
+  CUresult (*cuLaunchKernelEx)(const CuLaunchConfig *, CUfunction, void **,
+                               void **);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+} Driver;
+
+static Driver driver;
+static bool driverInitialized;
+static CUdevice device;
+static CUcontext context;
+static int contextOrdinal = -1;
+
+/// Reports the failed driver call `what` with the driver's error name.
+static tileRtStatus driverFail(CUresult code, const char *what) {
+  const char *name = NULL, *description = NULL;
+  if (driver.cuGetErrorName)
+    driver.cuGetErrorName(code, &name);
+  if (driver.cuGetErrorString)
+    driver.cuGetErrorString(code, &description);
+  tileRtSetDriverError(code);
+  char unknown[32];
+  if (!name) {
+    snprintf(unknown, sizeof(unknown), "CUresult %d", code);
+    name = unknown;
+  }
+  return tileRtFail(code == CUDA_ERROR_NO_DEVICE ? TILE_RT_ERROR_NO_DEVICE
+                                                 : TILE_RT_ERROR_DRIVER,
+                    "%s failed: %s (%s)", what, name,
+                    description ? description : "no description");
+}
+
+#define CU_CHECK(call, what)                                                   \
+  do {                                                                         \
+    CUresult result_ = (call);                                                 \
+    if (result_ != 0)                                                          \
+      return driverFail(result_, what);                                        \
+  } while (0)
+
+/// dlsym into a function pointer without the object/function pointer cast
+/// that ISO C leaves undefined.
+static bool resolve(void *out, const char *symbol) {
+  void *p = dlsym(driver.library, symbol);
+  memcpy(out, &p, sizeof(p));
+  return p != NULL;
+}
+
+static tileRtStatus loadDriver(void) {
+  if (driverInitialized)
+    return TILE_RT_SUCCESS;
+  const char *path = getenv("TILE_RT_CUDA_DRIVER");
+  if (!path || !*path)
+    path = "libcuda.so.1";
+  if (!driver.library) {
+    driver.library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!driver.library) {
+      const char *why = dlerror();
+      return tileRtFail(TILE_RT_ERROR_NO_DRIVER,
+                        "cannot load the CUDA driver '%s': %s", path,
+                        why ? why : "unknown error");
+    }
+  }
+  static const struct {
+    size_t offset;
+    const char *symbol;
+    const char *fallback;
+    bool required;
+  } entries[] = {
+#define ENTRY(field, symbol, fallback, required)                               \
+  {offsetof(Driver, field), symbol, fallback, required}
+      ENTRY(cuGetErrorName, "cuGetErrorName", NULL, true),
+      ENTRY(cuGetErrorString, "cuGetErrorString", NULL, true),
+      ENTRY(cuInit, "cuInit", NULL, true),
+      ENTRY(cuDriverGetVersion, "cuDriverGetVersion", NULL, true),
+      ENTRY(cuDeviceGetCount, "cuDeviceGetCount", NULL, true),
+      ENTRY(cuDeviceGet, "cuDeviceGet", NULL, true),
+      ENTRY(cuDeviceGetName, "cuDeviceGetName", NULL, true),
+      ENTRY(cuDeviceGetAttribute, "cuDeviceGetAttribute", NULL, true),
+      ENTRY(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, true),
+      ENTRY(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",
+            "cuDevicePrimaryCtxRelease", true),
+      ENTRY(cuCtxSetCurrent, "cuCtxSetCurrent", NULL, true),
+      ENTRY(cuCtxSynchronize, "cuCtxSynchronize", NULL, true),
+      ENTRY(cuModuleLoadDataEx, "cuModuleLoadDataEx", NULL, true),
+      ENTRY(cuModuleUnload, "cuModuleUnload", NULL, true),
+      ENTRY(cuModuleGetFunction, "cuModuleGetFunction", NULL, true),
+      ENTRY(cuFuncSetAttribute, "cuFuncSetAttribute", NULL, true),
+      ENTRY(cuLaunchKernel, "cuLaunchKernel", NULL, true),
+      ENTRY(cuLaunchKernelEx, "cuLaunchKernelEx", NULL, false),
+      ENTRY(cuMemAlloc, "cuMemAlloc_v2", NULL, true),
+      ENTRY(cuMemFree, "cuMemFree_v2", NULL, true),
+      ENTRY(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL, true),
+      ENTRY(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL, true),
+      ENTRY(cuMemsetD8, "cuMemsetD8_v2", NULL, true),
+      ENTRY(cuEventCreate, "cuEventCreate", NULL, true),
+      ENTRY(cuEventRecord, "cuEventRecord", NULL, true),
+      ENTRY(cuEventSynchronize, "cuEventSynchronize", NULL, true),
+      ENTRY(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",
+            true),
+      ENTRY(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy", true),
+      ENTRY(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", NULL, false),
+#undef ENTRY
+  };
+  for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); ++i) {
+    void *slot = (char *)&driver + entries[i].offset;
+    if (resolve(slot, entries[i].symbol))
+      continue;
+    if (entries[i].fallback && resolve(slot, entries[i].fallback))
+      continue;
+    if (entries[i].required)
+      return tileRtFail(TILE_RT_ERROR_NO_DRIVER,
+                        "the CUDA driver '%s' lacks the entry point '%s'", path,
+                        entries[i].symbol);
+  }
+  CU_CHECK(driver.cuInit(0), "cuInit");
+  driverInitialized = true;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtDeviceCount(int *count) {
+  if (!count)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null count");
+  *count = 0;
+  tileRtStatus s = loadDriver();
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  CU_CHECK(driver.cuDeviceGetCount(count), "cuDeviceGetCount");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtInit(int ordinal) {
+  if (context && ordinal == contextOrdinal)
+    return TILE_RT_SUCCESS;
+  if (context)
+    tileRtShutdown();
+  int count;
+  tileRtStatus s = tileRtDeviceCount(&count);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  if (count == 0)
+    return tileRtFail(TILE_RT_ERROR_NO_DEVICE,
+                      "the CUDA driver reports no device");
+  if (ordinal < 0 || ordinal >= count)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "device %d requested, %d present", ordinal, count);
+  CU_CHECK(driver.cuDeviceGet(&device, ordinal), "cuDeviceGet");
+  CU_CHECK(driver.cuDevicePrimaryCtxRetain(&context, device),
+           "cuDevicePrimaryCtxRetain");
+  contextOrdinal = ordinal;
+  CU_CHECK(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  return TILE_RT_SUCCESS;
+}
+
+void tileRtShutdown(void) {
+  if (!context)
+    return;
+  driver.cuCtxSetCurrent(NULL);
+  driver.cuDevicePrimaryCtxRelease(device);
+  context = NULL;
+  contextOrdinal = -1;
+}
+
+#define REQUIRE_CONTEXT()                                                      \
+  do {                                                                         \
+    if (!context)                                                              \
+      return tileRtFail(TILE_RT_ERROR_NOT_INITIALIZED,                         \
+                        "%s needs tileRtInit first", __func__);                \
+  } while (0)
+
+tileRtStatus tileRtDeviceInfo(char *buf, size_t len, int *major, int *minor) {
+  REQUIRE_CONTEXT();
+  if (buf && len) {
+    int n = len > 0x7fffffff ? 0x7fffffff : (int)len;
+    CU_CHECK(driver.cuDeviceGetName(buf, n, device), "cuDeviceGetName");
+    buf[len - 1] = '\0';
+  }
+  if (major)
+    CU_CHECK(driver.cuDeviceGetAttribute(
+                 major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+             "cuDeviceGetAttribute");
+  if (minor)
+    CU_CHECK(driver.cuDeviceGetAttribute(
+                 minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+             "cuDeviceGetAttribute");
+  return TILE_RT_SUCCESS;
+}
+
+struct tileRtModule {
+  CUmodule module;
+};
+
+tileRtStatus tileRtModuleLoadData(const void *data, size_t size,
+                                  tileRtModule **out) {
+  REQUIRE_CONTEXT();
+  if (!data || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null module image or output");
+  *out = NULL;
+  // PTX is text the driver reads up to a NUL: load from a terminated copy.
+  char *image = (char *)malloc(size + 1);
+  tileRtModule *module = (tileRtModule *)calloc(1, sizeof(*module));
+  if (!image || !module) {
+    free(image);
+    free(module);
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  memcpy(image, data, size);
+  image[size] = '\0';
+  char log[4096] = "";
+  int options[2] = {CU_JIT_ERROR_LOG_BUFFER,
+                    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[2] = {log, (void *)(uintptr_t)sizeof(log)};
+  CUresult r =
+      driver.cuModuleLoadDataEx(&module->module, image, 2, options, values);
+  free(image);
+  if (r != 0) {
+    free(module);
+    tileRtStatus s = driverFail(r, "cuModuleLoadDataEx");
+    if (log[0]) {
+      log[sizeof(log) - 1] = '\0';
+      char msg[2048];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(s, "%s\n%s", msg, log);
+    }
+    return s;
+  }
+  *out = module;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtModuleLoadFile(const char *path, tileRtModule **out) {
+  if (!path || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null module path or output");
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return tileRtFail(TILE_RT_ERROR_IO, "cannot open kernel binary '%s': %s",
+                      path, strerror(errno));
+  size_t cap = 1 << 16, n = 0;
+  char *data = (char *)malloc(cap);
+  while (data) {
+    n += fread(data + n, 1, cap - n, f);
+    if (n < cap)
+      break;
+    char *grown = (char *)realloc(data, cap *= 2);
+    if (!grown)
+      free(data);
+    data = grown;
+  }
+  bool readError = ferror(f);
+  fclose(f);
+  if (!data)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (readError) {
+    free(data);
+    return tileRtFail(TILE_RT_ERROR_IO, "cannot read kernel binary '%s'", path);
+  }
+  tileRtStatus s = tileRtModuleLoadData(data, n, out);
+  free(data);
+  if (s != TILE_RT_SUCCESS) {
+    char msg[2048];
+    snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+    return tileRtFail(s, "%s: %s", path, msg);
+  }
+  return TILE_RT_SUCCESS;
+}
+
+void tileRtModuleUnload(tileRtModule *module) {
+  if (!module)
+    return;
+  if (context)
+    driver.cuModuleUnload(module->module);
+  free(module);
+}
+
+tileRtStatus tileRtModuleGetFunction(tileRtModule *module, const char *name,
+                                     tileRtFunction **out) {
+  REQUIRE_CONTEXT();
+  if (!module || !name || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null module, kernel name or output");
+  CUfunction fn;
+  CUresult r = driver.cuModuleGetFunction(&fn, module->module, name);
+  if (r != 0) {
+    driverFail(r, "cuModuleGetFunction");
+    char msg[2048];
+    snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+    return tileRtFail(TILE_RT_ERROR_DRIVER, "kernel '%s': %s", name, msg);
+  }
+  // A tileRtFunction is the driver's handle itself; nothing to own.
+  *out = (tileRtFunction *)fn;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
+                                                     unsigned bytes) {
+  REQUIRE_CONTEXT();
+  if (!function || bytes > 0x7fffffffu)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null function or shared memory size out of range");
+  CU_CHECK(driver.cuFuncSetAttribute(
+               (CUfunction)function,
+               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
+           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtLaunch(tileRtFunction *function, const tileRtLaunchConfig *c,
+                          void **params) {
+  REQUIRE_CONTEXT();
+  if (!function || !c)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null function or launch configuration");
+  bool cluster = c->cluster[0] * c->cluster[1] * c->cluster[2] > 1;
+  if (!cluster) {
+    CU_CHECK(driver.cuLaunchKernel((CUfunction)function, c->grid[0], c->grid[1],
+                                   c->grid[2], c->block[0], c->block[1],
+                                   c->block[2], c->sharedBytes, NULL, params,
+                                   NULL),
+             "cuLaunchKernel");
+    return TILE_RT_SUCCESS;
+  }
+  if (!driver.cuLaunchKernelEx)
+    return tileRtFail(TILE_RT_ERROR_DRIVER,
+                      "cluster launch needs cuLaunchKernelEx, which this "
+                      "driver lacks");
+  CuLaunchAttribute attr;
+  memset(&attr, 0, sizeof(attr));
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = c->cluster[0];
+  attr.value.clusterDim.y = c->cluster[1];
+  attr.value.clusterDim.z = c->cluster[2];
+  CuLaunchConfig config = {
+      c->grid[0],  c->grid[1],     c->grid[2], c->block[0], c->block[1],
+      c->block[2], c->sharedBytes, NULL,       &attr,       1};
+  CU_CHECK(driver.cuLaunchKernelEx(&config, (CUfunction)function, params, NULL),
+           "cuLaunchKernelEx");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtSynchronize(void) {
+  REQUIRE_CONTEXT();
+  CU_CHECK(driver.cuCtxSynchronize(), "cuCtxSynchronize");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtMalloc(size_t bytes, tileRtDevicePtr *out) {
+  REQUIRE_CONTEXT();
+  if (!out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  CUdeviceptr p = 0;
+  CUresult r = driver.cuMemAlloc(&p, bytes ? bytes : 1);
+  if (r != 0) {
+    driverFail(r, "cuMemAlloc");
+    char msg[2048];
+    snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+    return tileRtFail(TILE_RT_ERROR_DRIVER, "%s (allocating %zu bytes)", msg,
+                      bytes);
+  }
+  *out = p;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtFree(tileRtDevicePtr ptr) {
+  REQUIRE_CONTEXT();
+  if (ptr)
+    CU_CHECK(driver.cuMemFree(ptr), "cuMemFree");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtMemcpyHtoD(tileRtDevicePtr dst, const void *src,
+                              size_t bytes) {
+  REQUIRE_CONTEXT();
+  if (bytes)
+    CU_CHECK(driver.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes) {
+  REQUIRE_CONTEXT();
+  if (bytes)
+    CU_CHECK(driver.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtMemset8(tileRtDevicePtr dst, unsigned char value,
+                           size_t bytes) {
+  REQUIRE_CONTEXT();
+  if (bytes)
+    CU_CHECK(driver.cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtEventCreate(tileRtEvent **out) {
+  REQUIRE_CONTEXT();
+  if (!out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  CUevent e;
+  CU_CHECK(driver.cuEventCreate(&e, 0), "cuEventCreate");
+  *out = (tileRtEvent *)e;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtEventRecord(tileRtEvent *event) {
+  REQUIRE_CONTEXT();
+  CU_CHECK(driver.cuEventRecord((CUevent)event, NULL), "cuEventRecord");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtEventSynchronize(tileRtEvent *event) {
+  REQUIRE_CONTEXT();
+  CU_CHECK(driver.cuEventSynchronize((CUevent)event), "cuEventSynchronize");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtEventElapsedMs(tileRtEvent *start, tileRtEvent *end,
+                                  float *ms) {
+  REQUIRE_CONTEXT();
+  if (!ms)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  CU_CHECK(driver.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end),
+           "cuEventElapsedTime");
+  return TILE_RT_SUCCESS;
+}
+
+void tileRtEventDestroy(tileRtEvent *event) {
+  if (event && context)
+    driver.cuEventDestroy((CUevent)event);
+}
+
+tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
+                                        tileRtDevicePtr address,
+                                        const int64_t *sizes,
+                                        const uint32_t *box, int interleave,
+                                        int swizzle, int l2Promotion,
+                                        int oobFill) {
+  REQUIRE_CONTEXT();
+  if (!map || !sizes || !box || rank < 1 || rank > 5)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "tensor map needs a rank of 1 to 5, got %d", rank);
+  if (!driver.cuTensorMapEncodeTiled)
+    return tileRtFail(TILE_RT_ERROR_DRIVER,
+                      "this driver lacks cuTensorMapEncodeTiled");
+  // The driver's data type enumerators, in its order.
+  int dataType;
+  switch (dtype) {
+  case TILE_RT_DTYPE_I8:
+  case TILE_RT_DTYPE_I1:
+    dataType = 0;
+    break;
+  case TILE_RT_DTYPE_I16:
+    dataType = 1;
+    break;
+  case TILE_RT_DTYPE_I32:
+    dataType = 3;
+    break;
+  case TILE_RT_DTYPE_I64:
+  case TILE_RT_DTYPE_INDEX:
+    dataType = 5;
+    break;
+  case TILE_RT_DTYPE_F16:
+    dataType = 6;
+    break;
+  case TILE_RT_DTYPE_F32:
+    dataType = 7;
+    break;
+  case TILE_RT_DTYPE_F64:
+    dataType = 8;
+    break;
+  case TILE_RT_DTYPE_BF16:
+    dataType = 9;
+    break;
+  default:
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "no tensor map data type for %s", tileRtDTypeName(dtype));
+  }
+  // The driver lists dimensions innermost first; strides (in bytes) are
+  // given for every dimension but the innermost.
+  uint64_t dims[5], strides[4];
+  uint32_t boxDims[5], elementStrides[5];
+  uint64_t stride = tileRtDTypeSize(dtype);
+  for (int i = 0; i < rank; ++i) {
+    int src = rank - 1 - i;
+    dims[i] = (uint64_t)sizes[src];
+    boxDims[i] = box[src];
+    elementStrides[i] = 1;
+    if (i > 0)
+      strides[i - 1] = stride;
+    stride *= dims[i];
+  }
+  CU_CHECK(driver.cuTensorMapEncodeTiled(
+               map, dataType, (unsigned)rank, (void *)(uintptr_t)address, dims,
+               strides, boxDims, elementStrides, interleave, swizzle,
+               l2Promotion, oobFill),
+           "cuTensorMapEncodeTiled");
+  return TILE_RT_SUCCESS;
+}

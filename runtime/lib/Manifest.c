@@ -1,0 +1,695 @@
+//===- Manifest.c - launch manifest parser, printer and checks -*- C -*-===//
+//
+// Launch manifests are line-based text (docs/Runtime.md has the grammar):
+// one directive per line, words separated by blanks, '#' starting a
+// comment. The parser works on a copy of one line at a time and reports
+// every problem as "file:line: message". This file also evaluates grids
+// against run-time arguments and checks arguments against static sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "Internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxLine = 8192, kMaxWords = 16, kMaxManifestBytes = 1 << 20 };
+
+typedef struct LineCtx {
+  const char *file;
+  int line;
+} LineCtx;
+
+#define PARSE_FAIL(ctx, ...) lineFail((ctx), __VA_ARGS__)
+
+TILE_RT_PRINTF(2, 3)
+static tileRtStatus lineFail(const LineCtx *ctx, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  return tileRtFail(TILE_RT_ERROR_PARSE, "%s:%d: %s", ctx->file, ctx->line,
+                    msg);
+}
+
+static bool isIdentifier(const char *s) {
+  if (!isalpha((unsigned char)*s) && *s != '_')
+    return false;
+  for (++s; *s; ++s)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return false;
+  return true;
+}
+
+/// Parses a non-negative decimal integer no larger than `max`.
+static bool parseUnsigned(const char *s, int64_t max, int64_t *out) {
+  if (!isdigit((unsigned char)*s))
+    return false;
+  int64_t v = 0;
+  for (; *s; ++s) {
+    if (!isdigit((unsigned char)*s))
+      return false;
+    v = v * 10 + (*s - '0');
+    if (v > max)
+      return false;
+  }
+  *out = v;
+  return true;
+}
+
+/// Parses "4096x?x16" (or "" for rank 0 when `allowEmpty`) into dims.
+static tileRtStatus parseDims(const LineCtx *ctx, const char *text,
+                              bool allowDynamic, const char *what, int *rank,
+                              int64_t *dims) {
+  char buf[512];
+  if (strlen(text) >= sizeof(buf))
+    return PARSE_FAIL(ctx, "%s too long", what);
+  strcpy(buf, text);
+  *rank = 0;
+  if (!*buf)
+    return TILE_RT_SUCCESS;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, "x", &save); tok;
+       tok = strtok_r(NULL, "x", &save)) {
+    if (*rank == TILE_RT_MAX_RANK)
+      return PARSE_FAIL(ctx, "%s '%s' has more than %d dimensions", what, text,
+                        TILE_RT_MAX_RANK);
+    int64_t v;
+    if (allowDynamic && strcmp(tok, "?") == 0)
+      v = TILE_RT_DYNAMIC_DIM;
+    else if (!parseUnsigned(tok, INT64_C(1) << 40, &v))
+      return PARSE_FAIL(ctx, "invalid dimension '%s' in %s '%s'", tok, what,
+                        text);
+    dims[(*rank)++] = v;
+  }
+  // strtok_r skips empty fields; "4x" or "x4" are still malformed.
+  if (text[0] == 'x' || text[strlen(text) - 1] == 'x' || strstr(text, "xx"))
+    return PARSE_FAIL(ctx, "empty dimension in %s '%s'", what, text);
+  return TILE_RT_SUCCESS;
+}
+
+/// Parses "memref<4096x?xf16>" (rank 0: "memref<f16>").
+static tileRtStatus parseMemRefType(const LineCtx *ctx, const char *text,
+                                    tileRtParam *param) {
+  size_t len = strlen(text);
+  if (len < 8 || strncmp(text, "memref<", 7) != 0 || text[len - 1] != '>')
+    return PARSE_FAIL(ctx, "expected a type like memref<?x128xf16>, got '%s'",
+                      text);
+  char body[512];
+  size_t bodyLen = len - 8;
+  if (bodyLen >= sizeof(body))
+    return PARSE_FAIL(ctx, "memref type too long");
+  memcpy(body, text + 7, bodyLen);
+  body[bodyLen] = '\0';
+  char *elt = strrchr(body, 'x');
+  const char *eltName = elt ? elt + 1 : body;
+  param->dtype = tileRtDTypeFromName(eltName, strlen(eltName));
+  if (param->dtype == TILE_RT_DTYPE_INVALID)
+    return PARSE_FAIL(ctx, "unknown element type '%s' in '%s'", eltName, text);
+  if (!elt) {
+    param->rank = 0;
+    return TILE_RT_SUCCESS;
+  }
+  *elt = '\0';
+  if (!*body)
+    return PARSE_FAIL(ctx, "empty dimension in '%s'", text);
+  return parseDims(ctx, body, true, "shape", &param->rank, param->dims);
+}
+
+typedef struct NamedValue {
+  const char *name;
+  int value;
+} NamedValue;
+
+static bool lookupNamed(const NamedValue *table, const char *name, int *out) {
+  for (; table->name; ++table)
+    if (strcmp(table->name, name) == 0) {
+      *out = table->value;
+      return true;
+    }
+  return false;
+}
+
+static const NamedValue swizzleNames[] = {
+    {"none", 0}, {"32b", 1}, {"64b", 2}, {"128b", 3}, {NULL, 0}};
+static const NamedValue interleaveNames[] = {
+    {"none", 0}, {"16b", 1}, {"32b", 2}, {NULL, 0}};
+static const NamedValue l2Names[] = {
+    {"none", 0}, {"64b", 1}, {"128b", 2}, {"256b", 3}, {NULL, 0}};
+static const NamedValue oobNames[] = {{"zero", 0}, {"nan", 1}, {NULL, 0}};
+
+static const char *nameOf(const NamedValue *table, int value) {
+  for (; table->name; ++table)
+    if (table->value == value)
+      return table->name;
+  return "?";
+}
+
+/// param NAME tensormap SOURCE box DIMS [swizzle S] [interleave I] [l2 L]
+/// [oob O]
+static tileRtStatus parseTensorMap(const LineCtx *ctx, tileRtManifest *m,
+                                   char **words, int numWords,
+                                   tileRtParam *param) {
+  param->kind = TILE_RT_PARAM_TENSOR_MAP;
+  if (numWords < 6 || strcmp(words[4], "box") != 0)
+    return PARSE_FAIL(ctx,
+                      "expected 'param %s tensormap <memref parameter> "
+                      "box <dims> [swizzle S] [interleave I] [l2 L] "
+                      "[oob O]'",
+                      words[1]);
+  int source = tileRtManifestFindParam(m, words[3]);
+  if (source < 0 || m->params[source].kind != TILE_RT_PARAM_MEMREF)
+    return PARSE_FAIL(ctx,
+                      "tensor map '%s' needs a memref parameter declared "
+                      "before it, got '%s'",
+                      words[1], words[3]);
+  const tileRtParam *src = &m->params[source];
+  param->source = source;
+  param->dtype = src->dtype;
+  param->rank = src->rank;
+  memcpy(param->dims, src->dims, sizeof(param->dims));
+  int boxRank;
+  int64_t box[TILE_RT_MAX_RANK];
+  tileRtStatus s = parseDims(ctx, words[5], false, "box", &boxRank, box);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  if (boxRank != src->rank || boxRank == 0)
+    return PARSE_FAIL(ctx,
+                      "box '%s' has rank %d, expected %d (the rank of '%s')",
+                      words[5], boxRank, src->rank, src->name);
+  for (int i = 0; i < boxRank; ++i) {
+    if (box[i] < 1 || box[i] > 256)
+      return PARSE_FAIL(ctx, "box dimension %d is %lld, expected 1 to 256", i,
+                        (long long)box[i]);
+    param->box[i] = (uint32_t)box[i];
+  }
+  for (int i = 6; i < numWords; i += 2) {
+    if (i + 1 >= numWords)
+      return PARSE_FAIL(ctx, "missing value after '%s'", words[i]);
+    const NamedValue *table = NULL;
+    int *field = NULL;
+    if (strcmp(words[i], "swizzle") == 0)
+      table = swizzleNames, field = &param->swizzle;
+    else if (strcmp(words[i], "interleave") == 0)
+      table = interleaveNames, field = &param->interleave;
+    else if (strcmp(words[i], "l2") == 0)
+      table = l2Names, field = &param->l2Promotion;
+    else if (strcmp(words[i], "oob") == 0)
+      table = oobNames, field = &param->oobFill;
+    else
+      return PARSE_FAIL(ctx,
+                        "unknown tensor map option '%s' (expected swizzle, "
+                        "interleave, l2 or oob)",
+                        words[i]);
+    if (!lookupNamed(table, words[i + 1], field))
+      return PARSE_FAIL(ctx, "invalid %s value '%s'", words[i], words[i + 1]);
+  }
+  return TILE_RT_SUCCESS;
+}
+
+static tileRtStatus parseParam(const LineCtx *ctx, tileRtManifest *m,
+                               char **words, int numWords) {
+  if (numWords < 3)
+    return PARSE_FAIL(ctx, "expected 'param <name> <type> ...'");
+  if (!isIdentifier(words[1]) || strlen(words[1]) >= TILE_RT_MAX_NAME)
+    return PARSE_FAIL(ctx, "invalid parameter name '%s'", words[1]);
+  if (tileRtManifestFindParam(m, words[1]) >= 0)
+    return PARSE_FAIL(ctx, "duplicate parameter '%s'", words[1]);
+  if (m->numParams == TILE_RT_MAX_PARAMS)
+    return PARSE_FAIL(ctx, "more than %d parameters", TILE_RT_MAX_PARAMS);
+  tileRtParam param;
+  memset(&param, 0, sizeof(param));
+  strcpy(param.name, words[1]);
+  param.line = ctx->line;
+  param.source = -1;
+  if (strcmp(words[2], "tensormap") == 0) {
+    tileRtStatus s = parseTensorMap(ctx, m, words, numWords, &param);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+  } else if (strncmp(words[2], "memref", 6) == 0) {
+    param.kind = TILE_RT_PARAM_MEMREF;
+    tileRtStatus s = parseMemRefType(ctx, words[2], &param);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    if (numWords != 4)
+      return PARSE_FAIL(ctx,
+                        "expected 'param %s %s descriptor|bare|none' (how the "
+                        "memref is passed)",
+                        words[1], words[2]);
+    if (strcmp(words[3], "descriptor") == 0)
+      param.passing = TILE_RT_PASS_DESCRIPTOR;
+    else if (strcmp(words[3], "bare") == 0)
+      param.passing = TILE_RT_PASS_BARE;
+    else if (strcmp(words[3], "none") == 0)
+      param.passing = TILE_RT_PASS_NONE;
+    else
+      return PARSE_FAIL(ctx,
+                        "unknown memref passing '%s' (expected descriptor, "
+                        "bare or none)",
+                        words[3]);
+  } else {
+    param.kind = TILE_RT_PARAM_SCALAR;
+    param.dtype = tileRtDTypeFromName(words[2], strlen(words[2]));
+    if (param.dtype == TILE_RT_DTYPE_INVALID)
+      return PARSE_FAIL(ctx,
+                        "unknown parameter type '%s' (expected memref<...>, "
+                        "tensormap or a scalar type such as i32 or f32)",
+                        words[2]);
+    if (numWords != 3)
+      return PARSE_FAIL(ctx, "unexpected '%s' after scalar parameter '%s'",
+                        words[3], words[1]);
+  }
+  m->params[m->numParams++] = param;
+  return TILE_RT_SUCCESS;
+}
+
+/// Parses 1 to 3 positive extents ("block 128", "cluster 2 1 1").
+static tileRtStatus parseTriple(const LineCtx *ctx, char **words, int numWords,
+                                unsigned out[3]) {
+  if (numWords < 2 || numWords > 4)
+    return PARSE_FAIL(ctx, "expected '%s <x> [<y> [<z>]]'", words[0]);
+  out[0] = out[1] = out[2] = 1;
+  for (int i = 1; i < numWords; ++i) {
+    int64_t v;
+    if (!parseUnsigned(words[i], 0x7fffffff, &v) || v == 0)
+      return PARSE_FAIL(ctx,
+                        "invalid %s extent '%s' (expected a positive "
+                        "integer)",
+                        words[0], words[i]);
+    out[i - 1] = (unsigned)v;
+  }
+  return TILE_RT_SUCCESS;
+}
+
+/// Name lookup while checking a grid expression: memref dims and integer
+/// scalars exist, with placeholder values.
+static int checkName(const tileRtManifest *m, const char *name, size_t len,
+                     int64_t *value) {
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
+    size_t n = strlen(p->name);
+    if (len < n || memcmp(p->name, name, n) != 0)
+      continue;
+    if (len == n) {
+      if (p->kind != TILE_RT_PARAM_SCALAR || tileRtDTypeIsFloat(p->dtype))
+        continue;
+      *value = 1;
+      return 1;
+    }
+    if (p->kind != TILE_RT_PARAM_MEMREF || len < n + 5 ||
+        memcmp(name + n, ".dim", 4) != 0)
+      continue;
+    int64_t dim = 0;
+    bool ok = true;
+    for (size_t k = n + 4; k < len; ++k) {
+      if (!isdigit((unsigned char)name[k]) || dim > TILE_RT_MAX_RANK)
+        ok = false;
+      else
+        dim = dim * 10 + (name[k] - '0');
+    }
+    if (!ok || dim >= p->rank)
+      continue;
+    *value = p->dims[dim] == TILE_RT_DYNAMIC_DIM ? 1 : p->dims[dim];
+    return 1;
+  }
+  return 0;
+}
+
+static int checkLookup(void *context, const char *name, size_t len,
+                       int64_t *value) {
+  return checkName((const tileRtManifest *)context, name, len, value);
+}
+
+/// Splits `line` in place at blanks into at most kMaxWords words.
+static int splitWords(char *line, char **words) {
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(line, " \t\r", &save); tok && n < kMaxWords;
+       tok = strtok_r(NULL, " \t\r", &save))
+    words[n++] = tok;
+  return n;
+}
+
+static void resolveBinaryPath(tileRtManifest *m, const char *fileName,
+                              const char *binary) {
+  const char *slash = fileName ? strrchr(fileName, '/') : NULL;
+  if (binary[0] == '/' || !slash) {
+    snprintf(m->binary, sizeof(m->binary), "%s", binary);
+    return;
+  }
+  snprintf(m->binary, sizeof(m->binary), "%.*s/%s", (int)(slash - fileName),
+           fileName, binary);
+}
+
+tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
+                                       tileRtManifest *m) {
+  if (!text || !m)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest text or output");
+  memset(m, 0, sizeof(*m));
+  LineCtx ctx = {fileName ? fileName : "<string>", 0};
+  snprintf(m->path, sizeof(m->path), "%s", ctx.file);
+  m->indexBits = 64;
+  m->block[0] = m->block[1] = m->block[2] = 0;
+  m->cluster[0] = m->cluster[1] = m->cluster[2] = 1;
+  for (int i = 0; i < 3; ++i)
+    strcpy(m->grid[i], "1");
+
+  // First line of each once-only directive, to name duplicates.
+  int seenHeader = 0, seenKernel = 0, seenBinary = 0, seenBlock = 0,
+      seenShared = 0, seenCluster = 0, seenIndex = 0;
+  char line[kMaxLine];
+  const char *cursor = text;
+  while (*cursor) {
+    ++ctx.line;
+    const char *end = strchr(cursor, '\n');
+    size_t len = end ? (size_t)(end - cursor) : strlen(cursor);
+    if (len >= sizeof(line))
+      return PARSE_FAIL(&ctx, "line longer than %d characters", kMaxLine - 1);
+    memcpy(line, cursor, len);
+    line[len] = '\0';
+    cursor = end ? end + 1 : cursor + len;
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = '\0';
+    char *words[kMaxWords];
+    char rest[kMaxLine];
+    strcpy(rest, line);
+    int n = splitWords(line, words);
+    if (n == 0)
+      continue;
+    const char *d = words[0];
+    if (!seenHeader && strcmp(d, "tile-launch-manifest") != 0)
+      return PARSE_FAIL(&ctx, "expected 'tile-launch-manifest 1' before '%s'",
+                        d);
+
+#define ONCE(flag)                                                             \
+  do {                                                                         \
+    if (flag)                                                                  \
+      return PARSE_FAIL(&ctx, "duplicate '%s' directive (first on line %d)",   \
+                        d, flag);                                              \
+    flag = ctx.line;                                                           \
+  } while (0)
+
+    if (strcmp(d, "tile-launch-manifest") == 0) {
+      ONCE(seenHeader);
+      if (n != 2 || strcmp(words[1], "1") != 0)
+        return PARSE_FAIL(&ctx,
+                          "unsupported manifest version '%s' (this runtime "
+                          "reads version 1)",
+                          n > 1 ? words[1] : "");
+    } else if (strcmp(d, "kernel") == 0) {
+      ONCE(seenKernel);
+      if (n != 2)
+        return PARSE_FAIL(&ctx, "expected 'kernel <symbol>'");
+      if (strlen(words[1]) >= sizeof(m->kernel))
+        return PARSE_FAIL(&ctx, "kernel name too long");
+      strcpy(m->kernel, words[1]);
+    } else if (strcmp(d, "binary") == 0) {
+      ONCE(seenBinary);
+      if (n != 3)
+        return PARSE_FAIL(&ctx, "expected 'binary <path> ptx|cubin'");
+      if (strcmp(words[2], "ptx") == 0)
+        m->binaryKind = TILE_RT_BINARY_PTX;
+      else if (strcmp(words[2], "cubin") == 0)
+        m->binaryKind = TILE_RT_BINARY_CUBIN;
+      else
+        return PARSE_FAIL(&ctx,
+                          "unknown binary kind '%s' (expected ptx or "
+                          "cubin)",
+                          words[2]);
+      resolveBinaryPath(m, fileName, words[1]);
+    } else if (strcmp(d, "index-bitwidth") == 0) {
+      ONCE(seenIndex);
+      if (n != 2 || (strcmp(words[1], "32") != 0 && strcmp(words[1], "64")))
+        return PARSE_FAIL(&ctx, "expected 'index-bitwidth 32|64'");
+      m->indexBits = atoi(words[1]);
+    } else if (strcmp(d, "param") == 0) {
+      tileRtStatus s = parseParam(&ctx, m, words, n);
+      if (s != TILE_RT_SUCCESS)
+        return s;
+    } else if (strcmp(d, "block") == 0) {
+      ONCE(seenBlock);
+      tileRtStatus s = parseTriple(&ctx, words, n, m->block);
+      if (s != TILE_RT_SUCCESS)
+        return s;
+      uint64_t threads = (uint64_t)m->block[0] * m->block[1] * m->block[2];
+      if (threads > 1024)
+        return PARSE_FAIL(&ctx, "block of %llu threads exceeds 1024",
+                          (unsigned long long)threads);
+    } else if (strcmp(d, "cluster") == 0) {
+      ONCE(seenCluster);
+      tileRtStatus s = parseTriple(&ctx, words, n, m->cluster);
+      if (s != TILE_RT_SUCCESS)
+        return s;
+      uint64_t blocks = (uint64_t)m->cluster[0] * m->cluster[1] * m->cluster[2];
+      if (blocks > 16)
+        return PARSE_FAIL(&ctx, "cluster of %llu blocks exceeds 16",
+                          (unsigned long long)blocks);
+    } else if (strcmp(d, "shared") == 0) {
+      ONCE(seenShared);
+      int64_t v;
+      if (n != 2 || !parseUnsigned(words[1], 0x7fffffff, &v))
+        return PARSE_FAIL(&ctx, "expected 'shared <bytes>'");
+      m->sharedBytes = (unsigned)v;
+    } else if (strcmp(d, "grid") == 0) {
+      int axis = n >= 2 && strlen(words[1]) == 1 ? words[1][0] - 'x' : -1;
+      if (axis < 0 || axis > 2 || n < 3)
+        return PARSE_FAIL(&ctx, "expected 'grid x|y|z <expression>'");
+      if (m->gridLine[axis])
+        return PARSE_FAIL(&ctx, "duplicate 'grid %c' (first on line %d)",
+                          'x' + axis, m->gridLine[axis]);
+      // The expression is the rest of the line after the axis word.
+      const char *expr = rest + (words[2] - line);
+      while (*expr == ' ' || *expr == '\t')
+        ++expr;
+      size_t elen = strlen(expr);
+      while (elen && isspace((unsigned char)expr[elen - 1]))
+        --elen;
+      if (elen >= TILE_RT_MAX_EXPR)
+        return PARSE_FAIL(&ctx, "grid expression too long");
+      memcpy(m->grid[axis], expr, elen);
+      m->grid[axis][elen] = '\0';
+      m->gridLine[axis] = ctx.line;
+    } else {
+      return PARSE_FAIL(&ctx, "unknown directive '%s'", d);
+    }
+#undef ONCE
+  }
+
+  ctx.line = ctx.line + 1;
+  if (!seenHeader)
+    return tileRtFail(TILE_RT_ERROR_PARSE,
+                      "%s:1: expected 'tile-launch-manifest 1'", ctx.file);
+  if (!seenKernel)
+    return tileRtFail(TILE_RT_ERROR_PARSE, "%s: missing 'kernel' directive",
+                      ctx.file);
+  if (!seenBinary)
+    return tileRtFail(TILE_RT_ERROR_PARSE, "%s: missing 'binary' directive",
+                      ctx.file);
+  if (!seenBlock)
+    return tileRtFail(TILE_RT_ERROR_PARSE, "%s: missing 'block' directive",
+                      ctx.file);
+  if (!m->gridLine[0])
+    return tileRtFail(TILE_RT_ERROR_PARSE, "%s: missing 'grid x' directive",
+                      ctx.file);
+  // Names and syntax of the grid: evaluated once with placeholder values.
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!m->gridLine[axis])
+      continue;
+    int64_t ignored;
+    ctx.line = m->gridLine[axis];
+    tileRtStatus s =
+        tileRtEvalExprImpl(m->grid[axis], checkLookup, m, 1, &ignored);
+    if (s != TILE_RT_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return PARSE_FAIL(&ctx, "in grid %c: %s", 'x' + axis, msg);
+    }
+  }
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestParseFile(const char *path, tileRtManifest *out) {
+  if (!path || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest path or output");
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return tileRtFail(TILE_RT_ERROR_IO, "cannot open manifest '%s': %s", path,
+                      strerror(errno));
+  char *text = (char *)malloc(kMaxManifestBytes + 1);
+  if (!text) {
+    fclose(f);
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  size_t n = fread(text, 1, kMaxManifestBytes + 1, f);
+  bool readError = ferror(f);
+  fclose(f);
+  if (readError || n > kMaxManifestBytes) {
+    free(text);
+    return tileRtFail(TILE_RT_ERROR_IO, "%s: %s", path,
+                      readError ? "read error" : "manifest larger than 1 MiB");
+  }
+  text[n] = '\0';
+  if (memchr(text, '\0', n)) {
+    free(text);
+    return tileRtFail(TILE_RT_ERROR_PARSE, "%s: not a text file", path);
+  }
+  tileRtStatus s = tileRtManifestParseString(text, path, out);
+  free(text);
+  return s;
+}
+
+int tileRtManifestFindParam(const tileRtManifest *m, const char *name) {
+  if (!m || !name)
+    return -1;
+  for (int i = 0; i < m->numParams; ++i)
+    if (strcmp(m->params[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+static void printDims(FILE *os, int rank, const int64_t *dims) {
+  for (int i = 0; i < rank; ++i) {
+    if (i)
+      fputc('x', os);
+    if (dims[i] == TILE_RT_DYNAMIC_DIM)
+      fputc('?', os);
+    else
+      fprintf(os, "%lld", (long long)dims[i]);
+  }
+}
+
+void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
+  static const char *const passing[] = {"descriptor", "bare", "none"};
+  fprintf(os, "tile-launch-manifest 1\n");
+  fprintf(os, "kernel %s\n", m->kernel);
+  fprintf(os, "binary %s %s\n", m->binary,
+          m->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin");
+  fprintf(os, "index-bitwidth %d\n", m->indexBits);
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
+    fprintf(os, "param %s ", p->name);
+    switch (p->kind) {
+    case TILE_RT_PARAM_MEMREF:
+      fprintf(os, "memref<");
+      printDims(os, p->rank, p->dims);
+      fprintf(os, "%s%s> %s\n", p->rank ? "x" : "", tileRtDTypeName(p->dtype),
+              passing[p->passing]);
+      break;
+    case TILE_RT_PARAM_SCALAR:
+      fprintf(os, "%s\n", tileRtDTypeName(p->dtype));
+      break;
+    case TILE_RT_PARAM_TENSOR_MAP: {
+      int64_t box[TILE_RT_MAX_RANK];
+      for (int k = 0; k < p->rank; ++k)
+        box[k] = p->box[k];
+      fprintf(os, "tensormap %s box ", m->params[p->source].name);
+      printDims(os, p->rank, box);
+      fprintf(os, " swizzle %s interleave %s l2 %s oob %s\n",
+              nameOf(swizzleNames, p->swizzle),
+              nameOf(interleaveNames, p->interleave),
+              nameOf(l2Names, p->l2Promotion), nameOf(oobNames, p->oobFill));
+      break;
+    }
+    }
+  }
+  fprintf(os, "block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
+  fprintf(os, "cluster %u %u %u\n", m->cluster[0], m->cluster[1],
+          m->cluster[2]);
+  fprintf(os, "shared %u\n", m->sharedBytes);
+  for (int axis = 0; axis < 3; ++axis)
+    fprintf(os, "grid %c %s\n", 'x' + axis, m->grid[axis]);
+}
+
+typedef struct ArgLookup {
+  const tileRtManifest *m;
+  const tileRtArgValue *args;
+} ArgLookup;
+
+/// Name lookup while evaluating a grid: checkLookup validated the names,
+/// so here each resolves to the argument's size or value.
+static int argLookup(void *context, const char *name, size_t len,
+                     int64_t *value) {
+  const ArgLookup *a = (const ArgLookup *)context;
+  int64_t placeholder;
+  if (!checkName(a->m, name, len, &placeholder))
+    return 0;
+  for (int i = 0; i < a->m->numParams; ++i) {
+    const tileRtParam *p = &a->m->params[i];
+    size_t n = strlen(p->name);
+    if (len < n || memcmp(p->name, name, n) != 0)
+      continue;
+    if (len == n && p->kind == TILE_RT_PARAM_SCALAR) {
+      *value = a->args[i].i;
+      return 1;
+    }
+    if (len > n + 4 && p->kind == TILE_RT_PARAM_MEMREF &&
+        memcmp(name + n, ".dim", 4) == 0) {
+      *value = a->args[i].sizes[atoi(name + n + 4)];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *m,
+                                    const tileRtArgValue *args,
+                                    unsigned grid[3]) {
+  if (!m || !args || !grid)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest, arguments or grid");
+  ArgLookup ctx = {m, args};
+  static const int64_t limits[3] = {0x7fffffff, 65535, 65535};
+  for (int axis = 0; axis < 3; ++axis) {
+    int64_t v;
+    tileRtStatus s = tileRtEvalExpr(m->grid[axis], argLookup, &ctx, &v);
+    if (s != TILE_RT_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(s, "%s:%d: in grid %c: %s", m->path, m->gridLine[axis],
+                        'x' + axis, msg);
+    }
+    if (v < 0 || v > limits[axis])
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s:%d: grid %c is %lld, expected 0 to %lld", m->path,
+                        m->gridLine[axis], 'x' + axis, (long long)v,
+                        (long long)limits[axis]);
+    grid[axis] = (unsigned)v;
+  }
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
+                                     const tileRtArgValue *args) {
+  if (!m || !args)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest or arguments");
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
+    if (p->kind != TILE_RT_PARAM_MEMREF)
+      continue;
+    for (int d = 0; d < p->rank; ++d) {
+      int64_t size = args[i].sizes[d];
+      if (size < 0)
+        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                          "%s: dimension %d is %lld, expected a size >= 0",
+                          p->name, d, (long long)size);
+      if (p->dims[d] != TILE_RT_DYNAMIC_DIM && p->dims[d] != size)
+        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                          "%s: dimension %d is %lld, expected %lld (static "
+                          "in the manifest)",
+                          p->name, d, (long long)size, (long long)p->dims[d]);
+    }
+  }
+  return TILE_RT_SUCCESS;
+}

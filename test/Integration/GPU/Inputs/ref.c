@@ -1,0 +1,80 @@
+//===- ref.c - host references for the GPU integration tests --*- C -*-===//
+//
+// Computes reference outputs from raw input files written by
+// `tile-run --dump`, with the element conversions of the runtime:
+//   tile-rt-ref add-f32 A B OUT     OUT = A + B (f32)
+//   tile-rt-ref sub-f32 A B OUT     OUT = A - B (f32), a wrong reference
+//   tile-rt-ref add-f16 A B OUT     OUT = f16(f32(A) + f32(B))
+//   tile-rt-ref rowrev-f32 COLS A OUT  each row of COLS floats reversed
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile-runtime/Runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *readAll(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "tile-rt-ref: cannot open '%s'\n", path);
+    exit(1);
+  }
+  fseek(f, 0, SEEK_END);
+  *size = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *data = malloc(*size ? *size : 1);
+  if (!data || fread(data, 1, *size, f) != *size) {
+    fprintf(stderr, "tile-rt-ref: cannot read '%s'\n", path);
+    exit(1);
+  }
+  fclose(f);
+  return data;
+}
+
+static void writeAll(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+    fprintf(stderr, "tile-rt-ref: cannot write '%s'\n", path);
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc == 5 && strncmp(argv[1], "rowrev-f32", 10) == 0) {
+    size_t cols = (size_t)atol(argv[2]), size;
+    float *a = readAll(argv[3], &size);
+    float *out = malloc(size ? size : 1);
+    size_t n = size / sizeof(float);
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a[i / cols * cols + (cols - 1 - i % cols)];
+    writeAll(argv[4], out, size);
+    return 0;
+  }
+  if (argc != 5) {
+    fprintf(stderr, "usage: tile-rt-ref add-f32|sub-f32|add-f16 A B OUT\n"
+                    "       tile-rt-ref rowrev-f32 COLS A OUT\n");
+    return 2;
+  }
+  size_t sa, sb;
+  unsigned char *a = readAll(argv[2], &sa), *b = readAll(argv[3], &sb);
+  if (sa != sb) {
+    fprintf(stderr, "tile-rt-ref: inputs differ in size\n");
+    return 1;
+  }
+  unsigned char *out = malloc(sa ? sa : 1);
+  tileRtDType dt =
+      strstr(argv[1], "f16") ? TILE_RT_DTYPE_F16 : TILE_RT_DTYPE_F32;
+  double sign = strncmp(argv[1], "sub", 3) == 0 ? -1.0 : 1.0;
+  size_t n = sa / tileRtDTypeSize(dt);
+  for (size_t i = 0; i < n; ++i) {
+    // The sum is rounded to f32 first, as the kernels compute it.
+    float x = (float)tileRtLoadElement(dt, a, i);
+    float y = (float)tileRtLoadElement(dt, b, i);
+    float r = x + (float)sign * y;
+    tileRtStoreElement(dt, out, i, r);
+  }
+  writeAll(argv[4], out, sa);
+  return 0;
+}

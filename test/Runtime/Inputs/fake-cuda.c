@@ -1,0 +1,324 @@
+//===- fake-cuda.c - a host-memory stand-in for the CUDA driver -*- C -*-===//
+//
+// A shared library with the CUDA driver entry points that libtile_runtime
+// resolves, implemented on the host: device memory is host memory, events
+// read the monotonic clock, and "kernels" are C functions looked up by
+// name. Loaded through TILE_RT_CUDA_DRIVER, it lets tests without a GPU
+// drive tile-run end to end (allocation, initialisation, argument packing,
+// launch, checks, dumps, timing) and the runtime's driver error reporting.
+//
+// Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu) and add2d_f16
+// (memref descriptors); PTX images must contain ".entry". The environment
+// variable FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "tile-runtime/Runtime.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  OK = 0,
+  INVALID_VALUE = 1,
+  NO_DEVICE = 100,
+  INVALID_IMAGE = 200,
+  NOT_FOUND = 500,
+  INVALID_CLUSTER_SIZE = 912,
+};
+
+static const struct {
+  CUresult code;
+  const char *name, *text;
+} errors[] = {
+    {OK, "CUDA_SUCCESS", "no error"},
+    {INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE",
+     "device kernel image is invalid"},
+    {NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE",
+     "a kernel launch error has occurred due to cluster misconfiguration"},
+};
+
+CUresult cuGetErrorName(CUresult code, const char **name) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == code) {
+      *name = errors[i].name;
+      return OK;
+    }
+  *name = NULL;
+  return INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult code, const char **text) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == code) {
+      *text = errors[i].text;
+      return OK;
+    }
+  *text = NULL;
+  return INVALID_VALUE;
+}
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+  const char *forced = getenv("FAKE_CUDA_INIT_ERROR");
+  return forced ? atoi(forced) : OK;
+}
+
+CUresult cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return OK;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return OK;
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? OK : INVALID_VALUE;
+}
+
+CUresult cuDeviceGetName(char *name, int len, int device) {
+  (void)device;
+  strncpy(name, "Host Stand-in Device", (size_t)len);
+  return OK;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  (void)device;
+  *value = attribute == 75 ? 9 : 0; // compute capability 9.0
+  return OK;
+}
+
+static int context;
+
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  (void)device;
+  *ctx = &context;
+  return OK;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  (void)device;
+  return OK;
+}
+
+CUresult cuCtxSetCurrent(void *ctx) {
+  (void)ctx;
+  return OK;
+}
+
+CUresult cuCtxSynchronize(void) { return OK; }
+
+typedef void (*Kernel)(const unsigned grid[3], const unsigned block[3],
+                       void **params);
+
+static void vaddF32(const unsigned grid[3], const unsigned block[3],
+                    void **params) {
+  float *a, *b, *c;
+  int n;
+  memcpy(&a, params[0], sizeof(a));
+  memcpy(&b, params[1], sizeof(b));
+  memcpy(&c, params[2], sizeof(c));
+  memcpy(&n, params[3], sizeof(n));
+  long threads = (long)grid[0] * block[0];
+  for (long i = 0; i < threads && i < n; ++i)
+    c[i] = a[i] + b[i];
+}
+
+/// Reads memref descriptor number `k` (seven arguments each) of a rank-2
+/// kernel: aligned pointer, offset, sizes and strides.
+static void descriptor(void **params, int k, uint16_t **ptr, int64_t v[5]) {
+  memcpy(ptr, params[7 * k + 1], sizeof(*ptr));
+  for (int i = 0; i < 5; ++i)
+    memcpy(&v[i], params[7 * k + 2 + i], sizeof(int64_t));
+}
+
+static void add2dF16(const unsigned grid[3], const unsigned block[3],
+                     void **params) {
+  uint16_t *a, *b, *c;
+  int64_t da[5], db[5], dc[5];
+  descriptor(params, 0, &a, da);
+  descriptor(params, 1, &b, db);
+  descriptor(params, 2, &c, dc);
+  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
+    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
+      if (row >= dc[1] || col >= dc[2])
+        continue;
+      float x = tileRtF16ToF32(a[da[0] + row * da[3] + col * da[4]]);
+      float y = tileRtF16ToF32(b[db[0] + row * db[3] + col * db[4]]);
+      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
+    }
+}
+
+typedef struct KernelEntry {
+  const char *name;
+  Kernel kernel;
+} KernelEntry;
+
+static KernelEntry kernels[] = {{"vadd_f32", vaddF32}, {"add2d_f16", add2dF16}};
+
+typedef struct Module {
+  int loaded;
+} Module;
+
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
+                            int *options, void **values) {
+  if (!strstr((const char *)image, ".entry")) {
+    for (unsigned i = 0; i < n; ++i)
+      if (options[i] == 5) // CU_JIT_ERROR_LOG_BUFFER
+        strcpy((char *)values[i], "stand-in driver: no .entry in the image");
+    return INVALID_IMAGE;
+  }
+  Module *m = calloc(1, sizeof(Module));
+  m->loaded = 1;
+  *module = m;
+  return OK;
+}
+
+CUresult cuModuleUnload(void *module) {
+  free(module);
+  return OK;
+}
+
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  (void)module;
+  for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); ++i)
+    if (strcmp(kernels[i].name, name) == 0) {
+      *function = &kernels[i];
+      return OK;
+    }
+  return NOT_FOUND;
+}
+
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  (void)function;
+  return attribute == 8 && value > 232448 ? INVALID_VALUE : OK;
+}
+
+static CUresult launch(void *function, const unsigned grid[3],
+                       const unsigned block[3], void **params) {
+  if ((unsigned long)block[0] * block[1] * block[2] > 1024)
+    return INVALID_VALUE;
+  ((KernelEntry *)function)->kernel(grid, block, params);
+  return OK;
+}
+
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **extra) {
+  (void)shared, (void)stream, (void)extra;
+  unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  return launch(function, grid, block, params);
+}
+
+typedef struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    unsigned clusterDim[3];
+  } value;
+} LaunchAttribute;
+
+typedef struct LaunchConfig {
+  unsigned grid[3], block[3], shared;
+  void *stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+} LaunchConfig;
+
+CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
+                          void **params, void **extra) {
+  (void)extra;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    if (config->attrs[i].id != 4) // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+      continue;
+    for (int d = 0; d < 3; ++d) {
+      unsigned c = config->attrs[i].value.clusterDim[d];
+      if (c == 0 || config->grid[d] % c)
+        return INVALID_CLUSTER_SIZE;
+    }
+  }
+  return launch(function, config->grid, config->block, params);
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  void *p = malloc(bytes);
+  *ptr = (CUdeviceptr)(uintptr_t)p;
+  return p ? OK : INVALID_VALUE;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  free((void *)(uintptr_t)ptr);
+  return OK;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  memcpy((void *)(uintptr_t)dst, src, bytes);
+  return OK;
+}
+
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  memcpy(dst, (const void *)(uintptr_t)src, bytes);
+  return OK;
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t bytes) {
+  memset((void *)(uintptr_t)dst, value, bytes);
+  return OK;
+}
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  (void)flags;
+  *event = calloc(1, sizeof(struct timespec));
+  return OK;
+}
+
+CUresult cuEventRecord(void *event, void *stream) {
+  (void)stream;
+  clock_gettime(CLOCK_MONOTONIC, (struct timespec *)event);
+  return OK;
+}
+
+CUresult cuEventSynchronize(void *event) {
+  (void)event;
+  return OK;
+}
+
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  const struct timespec *s = start, *e = end;
+  *ms =
+      (float)((e->tv_sec - s->tv_sec) * 1e3 + (e->tv_nsec - s->tv_nsec) / 1e6);
+  return OK;
+}
+
+CUresult cuEventDestroy_v2(void *event) {
+  free(event);
+  return OK;
+}
+
+CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
+                                void *address, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box,
+                                const uint32_t *elementStrides, int interleave,
+                                int swizzle, int l2, int oob) {
+  (void)type, (void)address, (void)dims, (void)strides, (void)elementStrides;
+  (void)interleave, (void)swizzle, (void)l2, (void)oob;
+  for (unsigned i = 0; i < rank; ++i)
+    if (box[i] > 256)
+      return INVALID_VALUE;
+  memset(map, 0, 128);
+  return OK;
+}
