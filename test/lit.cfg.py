@@ -26,7 +26,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], tool_dirs)
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run", "tile-compile"],
+                                   tool_dirs)
 
 # cuda-gpu: a CUDA device is usable through the driver. tile-run probes it
 # and fails cleanly where there is no driver or no device.
@@ -40,3 +41,12 @@ if os.path.exists(tile_run):
             config.available_features.add("cuda-gpu")
     except (OSError, subprocess.TimeoutExpired):
         pass
+
+# ptxas: the CUDA toolkit's assembler exists, so tile-compile makes cubins
+# (found as tile-compile finds it).
+import shutil
+ptxas_dirs = [os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
+              "/usr/local/cuda/bin"]
+if any(os.access(os.path.join(d, "ptxas"), os.X_OK) for d in ptxas_dirs) \
+        or shutil.which("ptxas"):
+    config.available_features.add("ptxas")

@@ -33,8 +33,10 @@ static void measure(const tileRtManifest *m, size_t *count, size_t *bytes) {
       }
       break;
     case TILE_RT_PARAM_SCALAR:
-      *count += 1;
-      *bytes += 8;
+      if (p->passing != TILE_RT_PASS_NONE) {
+        *count += 1;
+        *bytes += 8;
+      }
       break;
     case TILE_RT_PARAM_TENSOR_MAP:
       *count += 1;
@@ -132,7 +134,8 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
       }
       break;
     case TILE_RT_PARAM_SCALAR:
-      pushScalar(&pk, m, p, a);
+      if (p->passing != TILE_RT_PASS_NONE)
+        pushScalar(&pk, m, p, a);
       break;
     case TILE_RT_PARAM_TENSOR_MAP: {
       void *slot = push(&pk, kTensorMapBytes, kTensorMapAlign);

@@ -263,7 +263,11 @@ static tileRtStatus parseParam(const LineCtx *ctx, tileRtManifest *m,
                         "unknown parameter type '%s' (expected memref<...>, "
                         "tensormap or a scalar type such as i32 or f32)",
                         words[2]);
-    if (numWords != 3)
+    // A trailing `none` declares a scalar the grid reads but the kernel
+    // does not take.
+    if (numWords == 4 && strcmp(words[3], "none") == 0)
+      param.passing = TILE_RT_PASS_NONE;
+    else if (numWords != 3)
       return PARSE_FAIL(ctx, "unexpected '%s' after scalar parameter '%s'",
                         words[3], words[1]);
   }
@@ -587,7 +591,8 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
               passing[p->passing]);
       break;
     case TILE_RT_PARAM_SCALAR:
-      fprintf(os, "%s\n", tileRtDTypeName(p->dtype));
+      fprintf(os, "%s%s\n", tileRtDTypeName(p->dtype),
+              p->passing == TILE_RT_PASS_NONE ? " none" : "");
       break;
     case TILE_RT_PARAM_TENSOR_MAP: {
       int64_t box[TILE_RT_MAX_RANK];

@@ -85,30 +85,33 @@ static std::string argName(BlockArgument arg) {
 
 /// Writes `value`, an index or integer computed on the host, as a manifest
 /// grid expression over the function's arguments; fails, with a diagnostic
-/// at `user`, for what the expression language cannot say. Every memref
-/// whose sizes the expression reads is added to `usedMemRefs`.
+/// at `user`, for what the expression language cannot say. Every argument
+/// the expression reads (a scalar, or a memref through its sizes) is added
+/// to `usedArgs`.
 static FailureOr<std::string>
 toExpression(Value value, Operation *user,
-             llvm::SetVector<BlockArgument> &usedMemRefs) {
+             llvm::SetVector<BlockArgument> &usedArgs) {
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return std::to_string(constant.getSExtValue());
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    if (isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+      usedArgs.insert(arg);
       return argName(arg);
+    }
   }
   Operation *def = value.getDefiningOp();
   if (auto dim = dyn_cast_or_null<memref::DimOp>(def)) {
     auto arg = dyn_cast<BlockArgument>(dim.getSource());
     std::optional<int64_t> index = dim.getConstantIndex();
     if (arg && index && isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
-      usedMemRefs.insert(arg);
+      usedArgs.insert(arg);
       return argName(arg) + ".dim" + std::to_string(*index);
     }
   }
   if (def && isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                  arith::ExtUIOp, arith::TruncIOp>(def))
-    return toExpression(def->getOperand(0), user, usedMemRefs);
+    return toExpression(def->getOperand(0), user, usedArgs);
   const char *infix = nullptr, *function = nullptr;
   if (isa_and_nonnull<arith::AddIOp>(def))
     infix = " + ";
@@ -134,12 +137,10 @@ toExpression(Value value, Operation *user,
                          "ceildiv floordiv min max)";
     return failure();
   }
-  FailureOr<std::string> lhs =
-      toExpression(def->getOperand(0), user, usedMemRefs);
+  FailureOr<std::string> lhs = toExpression(def->getOperand(0), user, usedArgs);
   if (failed(lhs))
     return failure();
-  FailureOr<std::string> rhs =
-      toExpression(def->getOperand(1), user, usedMemRefs);
+  FailureOr<std::string> rhs = toExpression(def->getOperand(1), user, usedArgs);
   if (failed(rhs))
     return failure();
   if (infix)
@@ -167,7 +168,7 @@ static LogicalResult collectLaunches(ModuleOp module,
     KernelLaunch info;
     info.module = launch.getKernelModuleName().str();
     info.kernel = launch.getKernelName().str();
-    llvm::SetVector<BlockArgument> usedMemRefs;
+    llvm::SetVector<BlockArgument> usedArgs;
     llvm::SetVector<BlockArgument> passed;
     std::vector<std::string> params;
     for (Value operand : launch.getKernelOperands()) {
@@ -200,7 +201,7 @@ static LogicalResult collectLaunches(ModuleOp module,
     Value gridValues[3] = {grid.x, grid.y, grid.z};
     for (int axis = 0; axis < 3; ++axis) {
       FailureOr<std::string> expr =
-          toExpression(gridValues[axis], launch, usedMemRefs);
+          toExpression(gridValues[axis], launch, usedArgs);
       if (failed(expr))
         return WalkResult::interrupt();
       info.grid[axis] = *expr;
@@ -236,16 +237,22 @@ static LogicalResult collectLaunches(ModuleOp module,
       }
       info.sharedBytes = value.getSExtValue();
     }
-    // Memrefs whose sizes the grid reads but the kernel does not take are
-    // declared too, passed as nothing, so the runtime knows their shapes.
-    for (BlockArgument arg : usedMemRefs) {
+    // Arguments the grid reads but the kernel does not take are declared
+    // too, passed as nothing, so the runtime can evaluate the grid.
+    for (BlockArgument arg : usedArgs) {
       if (passed.contains(arg))
         continue;
-      FailureOr<std::string> text =
-          memrefText(cast<MemRefType>(arg.getType()), launch);
-      if (failed(text))
-        return WalkResult::interrupt();
-      params.push_back(argName(arg) + " " + *text + " none");
+      std::string text;
+      if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
+        FailureOr<std::string> memrefType = memrefText(memref, launch);
+        if (failed(memrefType))
+          return WalkResult::interrupt();
+        text = *memrefType;
+      } else {
+        llvm::raw_string_ostream os(text);
+        os << arg.getType();
+      }
+      params.push_back(argName(arg) + " " + text + " none");
     }
     info.params = std::move(params);
     launches.push_back(std::move(info));

@@ -472,12 +472,12 @@ static int dryRun(void) {
   size_t numLabels = 0;
   for (int i = 0; i < manifest.numParams; ++i) {
     const tileRtParam *p = &manifest.params[i];
+    if (p->passing == TILE_RT_PASS_NONE && p->kind != TILE_RT_PARAM_TENSOR_MAP)
+      continue;
     if (p->kind != TILE_RT_PARAM_MEMREF || p->passing == TILE_RT_PASS_BARE) {
       snprintf(labels[numLabels++], 160, "%s", p->name);
       continue;
     }
-    if (p->passing == TILE_RT_PASS_NONE)
-      continue;
     snprintf(labels[numLabels++], 160, "%s.allocated", p->name);
     snprintf(labels[numLabels++], 160, "%s.aligned", p->name);
     snprintf(labels[numLabels++], 160, "%s.offset", p->name);

@@ -47,8 +47,12 @@ int main(int argc, char **argv) {
     float *a = readAll(argv[3], &size);
     float *out = malloc(size ? size : 1);
     size_t n = size / sizeof(float);
-    for (size_t i = 0; i < n; ++i)
-      out[i] = a[i / cols * cols + (cols - 1 - i % cols)];
+    // A ragged last row of m < cols elements reverses those m.
+    for (size_t i = 0; i < n; ++i) {
+      size_t row = i / cols * cols;
+      size_t m = n - row < cols ? n - row : cols;
+      out[i] = a[row + (m - 1 - i % cols)];
+    }
     writeAll(argv[4], out, size);
     return 0;
   }
