@@ -195,21 +195,50 @@ MLIR_CAPI_EXPORTED MlirTypeID mlirTileLayoutAttrGetTypeID(void);
 
 //===----------------------------------------------------------------------===//
 // Operation kinds
-//
-// Each returns true if `op` is the named tile operation; false for any other
-// operation and for a null operation.
 //===----------------------------------------------------------------------===//
 
+/// Returns true if `op` is a `tile.kernel`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAKernelOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.alloc`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAAllocOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.copy`; false for any other operation and for
+/// a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsACopyOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.fill`; false for any other operation and for
+/// a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAFillOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.clear`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAClearOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.gemm`; false for any other operation and for
+/// a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAGemmOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.reduce`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAReduceOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.cumsum`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsACumsumOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.atomic`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAAtomicOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.parallel`; false for any other operation and
+/// for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAParallelOp(MlirOperation op);
+
+/// Returns true if `op` is a `tile.pipelined`; false for any other operation
+/// and for a null operation.
 MLIR_CAPI_EXPORTED bool mlirTileIsAPipelinedOp(MlirOperation op);
 
 //===----------------------------------------------------------------------===//
@@ -293,16 +322,28 @@ MLIR_CAPI_EXPORTED bool mlirTileCopyOpGetDisableTma(MlirOperation op);
 // tile.gemm
 //===----------------------------------------------------------------------===//
 
-/// Return the A, B and C operands; a null value when `op` is not a
-/// `tile.gemm`.
+/// Returns the A operand (M x K, or K x M with `transpose_a`), owned by the
+/// IR; a null value when `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED MlirValue mlirTileGemmOpGetA(MlirOperation op);
+
+/// Returns the B operand (K x N, or N x K with `transpose_b`), owned by the
+/// IR; a null value when `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED MlirValue mlirTileGemmOpGetB(MlirOperation op);
+
+/// Returns the C accumulator (M x N fragment), owned by the IR; a null value
+/// when `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED MlirValue mlirTileGemmOpGetC(MlirOperation op);
 
-/// Return the `transpose_a`, `transpose_b` and `clear_accum` flags; false
-/// when the flag is absent or `op` is not a `tile.gemm`.
+/// Returns true if A is stored K x M (`transpose_a`); false when the flag is
+/// absent or `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED bool mlirTileGemmOpGetTransposeA(MlirOperation op);
+
+/// Returns true if B is stored N x K (`transpose_b`); false when the flag is
+/// absent or `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED bool mlirTileGemmOpGetTransposeB(MlirOperation op);
+
+/// Returns true if C is zeroed first (`clear_accum`); false when the flag is
+/// absent or `op` is not a `tile.gemm`.
 MLIR_CAPI_EXPORTED bool mlirTileGemmOpGetClearAccum(MlirOperation op);
 
 /// Returns the warp partition policy (square when not written);
@@ -360,10 +401,16 @@ MLIR_CAPI_EXPORTED MlirAttribute mlirTileParallelOpGetLayout(MlirOperation op);
 /// `tile.pipelined`.
 MLIR_CAPI_EXPORTED int64_t mlirTilePipelinedOpGetStages(MlirOperation op);
 
-/// Return the lower bound, upper bound and step (`index` values owned by
-/// the IR); a null value when `op` is not a `tile.pipelined`.
+/// Returns the lower bound, an `index` value owned by the IR; a null value
+/// when `op` is not a `tile.pipelined`.
 MLIR_CAPI_EXPORTED MlirValue mlirTilePipelinedOpGetLowerBound(MlirOperation op);
+
+/// Returns the (exclusive) upper bound, an `index` value owned by the IR; a
+/// null value when `op` is not a `tile.pipelined`.
 MLIR_CAPI_EXPORTED MlirValue mlirTilePipelinedOpGetUpperBound(MlirOperation op);
+
+/// Returns the step, an `index` value owned by the IR; a null value when
+/// `op` is not a `tile.pipelined`.
 MLIR_CAPI_EXPORTED MlirValue mlirTilePipelinedOpGetStep(MlirOperation op);
 
 /// Returns the induction variable (a block argument of the body); a null
@@ -380,11 +427,15 @@ MLIR_CAPI_EXPORTED bool mlirTilePipelinedOpHasSchedule(MlirOperation op);
 MLIR_CAPI_EXPORTED intptr_t
 mlirTilePipelinedOpGetNumScheduleEntries(MlirOperation op);
 
-/// Return entry `pos` of `order` (issue position) and of `stage` (pipeline
-/// stage) of the schedule; -1 without a schedule, when `pos` is out of
-/// range, or when `op` is not a `tile.pipelined`.
+/// Returns the issue position (entry `pos` of `order`) of scheduled
+/// operation `pos`; -1 without a schedule, when `pos` is out of range, or
+/// when `op` is not a `tile.pipelined`.
 MLIR_CAPI_EXPORTED int64_t mlirTilePipelinedOpGetOrder(MlirOperation op,
                                                        intptr_t pos);
+
+/// Returns the pipeline stage (entry `pos` of `stage`) of scheduled
+/// operation `pos`; -1 without a schedule, when `pos` is out of range, or
+/// when `op` is not a `tile.pipelined`.
 MLIR_CAPI_EXPORTED int64_t mlirTilePipelinedOpGetStage(MlirOperation op,
                                                        intptr_t pos);
 
