@@ -21,6 +21,7 @@ config.substitutions.append(("%tile_obj", config.tile_obj_root))
 config.substitutions.append(("%tile_libs", config.tile_lib_dir))
 config.substitutions.append(("%mlir_opt", config.mlir_opt))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

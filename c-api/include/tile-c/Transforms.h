@@ -1,0 +1,76 @@
+//===- tile-c/Transforms.h - run tile passes from C ---------------*- C -*-===//
+//
+// Convenience entry points: run a textual pass pipeline on an operation,
+// create tile passes for an MlirPassManager, and call the logic of the
+// resource check directly on a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_C_TRANSFORMS_H
+#define TILE_C_TRANSFORMS_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Parses `pipeline`, a textual pass pipeline such as
+/// "builtin.module(canonicalize, tile-check-resources{chip=sm_80})", and runs
+/// it on `op` (modified in place; it stays owned by the caller). The IR is
+/// verified before and after the pipeline.
+///
+/// When the pipeline does not parse (an unknown pass, a bad option), the
+/// error text is passed to `errorCallback` with `userData`, possibly in
+/// several pieces, and failure is returned without touching `op`;
+/// `errorCallback` may be NULL to drop the text. Errors raised while the
+/// passes run are reported as diagnostics to the context's handlers, and
+/// failure is returned. Passes must have been registered first
+/// (mlirTileRegisterPasses, mlirRegisterTransformsPasses, ...). A null `op`
+/// gives failure.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileRunPassPipeline(MlirOperation op, MlirStringRef pipeline,
+                        MlirStringCallback errorCallback, void *userData);
+
+/// Creates a `tile-check-resources` pass for `chip` ("sm_80", "gfx942",
+/// ...), emitting a remark per kernel when `remarks` is true. The caller
+/// owns the pass until it hands it to mlirPassManagerAddOwnedPass or
+/// mlirOpPassManagerAddOwnedPass. An unknown chip is reported when the pass
+/// runs.
+MLIR_CAPI_EXPORTED MlirPass mlirTileCreateCheckResourcesPass(MlirStringRef chip,
+                                                             bool remarks);
+
+/// Looks up the limits of one thread block on `chip`: the largest shared
+/// memory in bytes and the largest number of 32-bit registers per thread.
+/// Returns false, leaving the outputs untouched, for an unknown chip. Either
+/// output pointer may be NULL.
+MLIR_CAPI_EXPORTED bool mlirTileGetChipLimits(MlirStringRef chip,
+                                              int64_t *sharedBytes,
+                                              int64_t *registersPerThread);
+
+/// Computes what the `tile.kernel` `op` allocates at the least: shared
+/// memory in bytes and fragment and local registers per thread. Returns
+/// failure, leaving the outputs untouched, when `op` is not a kernel or is
+/// null. Either output pointer may be NULL.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpGetResources(
+    MlirOperation op, int64_t *sharedBytes, int64_t *registersPerThread);
+
+/// Checks the `tile.kernel` `op` against the limits of `chip`, as the
+/// `tile-check-resources` pass does: emits an error diagnostic at the kernel
+/// for each exceeded limit (and a remark with the figures when `remarks` is
+/// true) and returns failure if one was exceeded. An unknown chip gives an
+/// error at the kernel and failure; a null `op` or one that is not a kernel
+/// gives failure without a diagnostic.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpCheckResources(
+    MlirOperation op, MlirStringRef chip, bool remarks);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TILE_C_TRANSFORMS_H

@@ -1,0 +1,105 @@
+//===- Transforms.cpp - run tile passes from C ----------------------------===//
+//
+// Implements tile-c/Transforms.h: textual pipelines run on an operation, the
+// tile pass constructors, and direct calls into the resource check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile-c/Transforms.h"
+
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+MlirLogicalResult mlirTileRunPassPipeline(MlirOperation op,
+                                          MlirStringRef pipeline,
+                                          MlirStringCallback errorCallback,
+                                          void *userData) {
+  if (!op.ptr)
+    return mlirLogicalResultFailure();
+  Operation *operation = unwrap(op);
+
+  FailureOr<OpPassManager> parsed = [&] {
+    if (!errorCallback)
+      return parsePassPipeline(unwrap(pipeline), llvm::nulls());
+    mlir::detail::CallbackOstream errors(errorCallback, userData);
+    return parsePassPipeline(unwrap(pipeline), errors);
+  }();
+  if (failed(parsed))
+    return mlirLogicalResultFailure();
+
+  // Passes may assume valid input; running them on broken IR could crash
+  // rather than fail, so verify first (the pass manager verifies after each
+  // pass itself).
+  if (failed(verify(operation)))
+    return mlirLogicalResultFailure();
+
+  PassManager pm(operation->getContext(), parsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  return wrap(pm.run(operation));
+}
+
+MlirPass mlirTileCreateCheckResourcesPass(MlirStringRef chip, bool remarks) {
+  TileCheckResourcesOptions options;
+  options.chip = unwrap(chip).str();
+  options.remarks = remarks;
+  return wrap(createTileCheckResources(std::move(options)).release());
+}
+
+bool mlirTileGetChipLimits(MlirStringRef chip, int64_t *sharedBytes,
+                           int64_t *registersPerThread) {
+  std::optional<ChipLimits> limits = getChipLimits(unwrap(chip));
+  if (!limits)
+    return false;
+  if (sharedBytes)
+    *sharedBytes = limits->sharedBytes;
+  if (registersPerThread)
+    *registersPerThread = limits->registersPerThread;
+  return true;
+}
+
+/// Returns `op` as a kernel, or a null op when it is null or of another kind.
+static KernelOp getKernel(MlirOperation op) {
+  if (!op.ptr)
+    return KernelOp();
+  return llvm::dyn_cast<KernelOp>(unwrap(op));
+}
+
+MlirLogicalResult mlirTileKernelOpGetResources(MlirOperation op,
+                                               int64_t *sharedBytes,
+                                               int64_t *registersPerThread) {
+  KernelOp kernel = getKernel(op);
+  if (!kernel)
+    return mlirLogicalResultFailure();
+  KernelResources used = computeKernelResources(kernel);
+  if (sharedBytes)
+    *sharedBytes = used.sharedBytes;
+  if (registersPerThread)
+    *registersPerThread = used.registersPerThread;
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult mlirTileKernelOpCheckResources(MlirOperation op,
+                                                 MlirStringRef chip,
+                                                 bool remarks) {
+  KernelOp kernel = getKernel(op);
+  if (!kernel)
+    return mlirLogicalResultFailure();
+  std::optional<ChipLimits> limits = getChipLimits(unwrap(chip));
+  if (!limits) {
+    kernel.emitError() << "unknown chip '" << unwrap(chip) << "'";
+    return mlirLogicalResultFailure();
+  }
+  return wrap(checkKernelResources(kernel, *limits, remarks));
+}
