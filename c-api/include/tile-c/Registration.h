@@ -33,9 +33,10 @@ mlirTileRegisterKernelDialects(MlirDialectRegistry registry);
 MLIR_CAPI_EXPORTED void
 mlirTileContextRegisterKernelDialects(MlirContext context);
 
-/// Registers every tile pass (`tile-check-resources`, ...) with the global
-/// pass registry, so that textual pipelines can name them. Safe to call more
-/// than once and from several threads.
+/// Registers every tile pass and pipeline (`tile-check-resources`,
+/// `convert-tile-to-gpu`, `tile-to-nvvm`, ...) with the global pass
+/// registry, so that textual pipelines can name them. Safe to call more than
+/// once and from several threads.
 MLIR_CAPI_EXPORTED void mlirTileRegisterPasses(void);
 
 #ifdef __cplusplus
