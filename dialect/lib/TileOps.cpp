@@ -43,8 +43,22 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return out;
 }
 
+/// Returns the `tile.kernel` whose body holds `op`, looking no further out
+/// than the closest isolated-from-above operation (a function nested in a
+/// kernel body does not run in the kernel's launch context).
+static KernelOp getEnclosingKernel(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(parent))
+      return kernel;
+    if (parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return nullptr;
+  }
+  return nullptr;
+}
+
 LogicalResult mlir::tile::verifyInKernel(Operation *op) {
-  if (!op->getParentOfType<KernelOp>())
+  if (!getEnclosingKernel(op))
     return op->emitOpError("expected to be nested in a 'tile.kernel'");
   return success();
 }
@@ -53,9 +67,9 @@ LogicalResult mlir::tile::verifyInKernel(Operation *op) {
 static LogicalResult verifySupportedSpace(Operation *op, StringRef role,
                                           MemRefType type) {
   if (getMemorySpace(type) == MemorySpace::Unsupported)
-    return op->emitOpError() << "unsupported memory space "
-                             << type.getMemorySpace() << " for " << role
-                             << " " << type;
+    return op->emitOpError()
+           << "unsupported memory space " << type.getMemorySpace() << " for "
+           << role << " " << type;
   return success();
 }
 
@@ -77,8 +91,8 @@ static LogicalResult verifyOnChip(Operation *op, StringRef role,
 static LogicalResult verifyStaticShape(Operation *op, StringRef role,
                                        MemRefType type) {
   if (!type.hasStaticShape())
-    return op->emitOpError() << "expected " << role
-                             << " to have a static shape, got " << type;
+    return op->emitOpError()
+           << "expected " << role << " to have a static shape, got " << type;
   return success();
 }
 
@@ -97,7 +111,7 @@ static LogicalResult verifyElementType(Operation *op, StringRef role,
 
 /// Returns the kernel's thread count, or 0 when `op` is not in a kernel.
 static int64_t getKernelThreads(Operation *op) {
-  if (auto kernel = op->getParentOfType<KernelOp>())
+  if (KernelOp kernel = getEnclosingKernel(op))
     return kernel.getThreads();
   return 0;
 }
@@ -109,14 +123,13 @@ static LogicalResult verifyFragmentLayout(Operation *op, FragmentAttr layout,
     return op->emitOpError("expected a fragment layout with a map, got the "
                            "bare memory space #tile.fragment");
   if (layout.getMap().getNumDims() != rank)
-    return op->emitOpError() << "expected a fragment layout over " << rank
-                             << " dimensions, got "
-                             << layout.getMap().getNumDims();
+    return op->emitOpError()
+           << "expected a fragment layout over " << rank << " dimensions, got "
+           << layout.getMap().getNumDims();
   int64_t threads = getKernelThreads(op);
   if (threads != 0 && layout.getThreads() != threads)
-    return op->emitOpError()
-           << "fragment layout is for " << layout.getThreads()
-           << " threads, but the kernel has " << threads;
+    return op->emitOpError() << "fragment layout is for " << layout.getThreads()
+                             << " threads, but the kernel has " << threads;
   return success();
 }
 
@@ -129,14 +142,13 @@ static LogicalResult verifyTileRegion(Operation *op, StringRef role,
                                       ArrayRef<int64_t> tile) {
   int64_t rank = type.getRank();
   if (static_cast<int64_t>(indices.size()) != rank)
-    return op->emitOpError() << "expected " << rank << " indices for the "
-                             << role << " of rank " << rank << ", got "
-                             << indices.size();
-  if (rank < static_cast<int64_t>(tile.size()))
     return op->emitOpError()
-           << "expected the " << role << " (rank " << rank
-           << ") to have at least the rank of the tile ("
-           << formatShape(tile) << ")";
+           << "expected " << rank << " indices for the " << role << " of rank "
+           << rank << ", got " << indices.size();
+  if (rank < static_cast<int64_t>(tile.size()))
+    return op->emitOpError() << "expected the " << role << " (rank " << rank
+                             << ") to have at least the rank of the tile ("
+                             << formatShape(tile) << ")";
   if (!isOnChip(getMemorySpace(type)))
     return success();
   int64_t lead = rank - tile.size();
@@ -152,22 +164,38 @@ static LogicalResult verifyTileRegion(Operation *op, StringRef role,
     APInt value;
     if (!matchPattern(indices[d], m_ConstantInt(&value)))
       continue;
+    // `extent <= size` here, so `size - extent` cannot overflow while
+    // `start + extent` could for a huge constant.
     int64_t start = value.getSExtValue();
-    if (start < 0 || start + extent > size)
+    if (start < 0 || start > size - extent)
       return op->emitOpError()
-             << "accesses [" << start << ", " << start + extent
-             << ") along dimension " << d << " of the " << role
+             << "tile of extent " << extent << " at index " << start
+             << " along dimension " << d << " is out of bounds of the " << role
              << ", which has " << size << " elements";
   }
   return success();
+}
+
+/// Parses `attributes {...}` after the custom clauses of `OpTy` and checks
+/// the inherent attributes it names (`threads`, `cluster`, ...) against their
+/// constraints: a value of the wrong kind would otherwise be dropped silently
+/// when the operation stores it as a property.
+template <typename OpTy>
+static ParseResult parseAttrDictWithInherent(OpAsmParser &parser,
+                                             OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return OpTy::verifyInherentAttrs(result.name, result.attributes,
+                                   [&]() { return parser.emitError(loc); });
 }
 
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-void KernelOp::build(OpBuilder &builder, OperationState &state,
-                     ValueRange grid, int64_t threads) {
+void KernelOp::build(OpBuilder &builder, OperationState &state, ValueRange grid,
+                     int64_t threads) {
   state.addOperands(grid);
   state.addAttribute(getThreadsAttrName(state.name),
                      builder.getI64IntegerAttr(threads));
@@ -200,22 +228,32 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperands(grid, builder.getIndexType(), result.operands))
     return failure();
   SMLoc threadsLoc = parser.getCurrentLocation();
-  if (parser.parseKeyword("threads") || parser.parseLParen() ||
-      parser.parseInteger(threads) || parser.parseRParen())
-    return failure();
   if (ids.size() != grid.size())
     return parser.emitError(threadsLoc)
            << "expected as many block indices as grid extents, got "
            << ids.size() << " and " << grid.size();
+  SMLoc countLoc;
+  if (parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.getCurrentLocation(&countLoc) || parser.parseInteger(threads) ||
+      parser.parseRParen())
+    return failure();
+  if (threads < 1)
+    return parser.emitError(countLoc)
+           << "expected a positive thread count, got " << threads;
   result.addAttribute("threads", builder.getI64IntegerAttr(threads));
 
   if (succeeded(parser.parseOptionalKeyword("rasterize"))) {
     int64_t panel = 0;
     StringRef orderName;
     SMLoc orderLoc;
+    SMLoc panelLoc;
     if (parser.parseLParen() || parser.parseKeyword("panel") ||
-        parser.parseEqual() || parser.parseInteger(panel))
+        parser.parseEqual() || parser.getCurrentLocation(&panelLoc) ||
+        parser.parseInteger(panel))
       return failure();
+    if (panel < 1)
+      return parser.emitError(panelLoc)
+             << "expected a positive rasterize panel, got " << panel;
     result.addAttribute("rasterize_panel", builder.getI64IntegerAttr(panel));
     if (succeeded(parser.parseOptionalComma())) {
       if (parser.parseKeyword("order") || parser.parseEqual())
@@ -226,11 +264,10 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       std::optional<RasterOrder> order = symbolizeRasterOrder(orderName);
       if (!order)
         return parser.emitError(orderLoc)
-               << "expected raster order 'row' or 'column', got '"
-               << orderName << "'";
-      result.addAttribute(
-          "rasterize_order",
-          RasterOrderAttr::get(builder.getContext(), *order));
+               << "expected raster order 'row' or 'column', got '" << orderName
+               << "'";
+      result.addAttribute("rasterize_order",
+                          RasterOrderAttr::get(builder.getContext(), *order));
     }
     if (parser.parseRParen())
       return failure();
@@ -244,7 +281,7 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute("cluster", builder.getDenseI64ArrayAttr(dims));
   }
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parseAttrDictWithInherent<KernelOp>(parser, result))
     return failure();
   for (OpAsmParser::Argument &id : ids)
     id.type = builder.getIndexType();
@@ -269,9 +306,8 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << ")";
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getThreadsAttrName(), getRasterizePanelAttrName(),
-       getRasterizeOrderAttrName(), getClusterAttrName()});
+      (*this)->getAttrs(), {getThreadsAttrName(), getRasterizePanelAttrName(),
+                            getRasterizeOrderAttrName(), getClusterAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -288,15 +324,40 @@ LogicalResult KernelOp::verify() {
                          << getThreads();
   if (getRasterizeOrder() && !getRasterizePanel())
     return emitOpError("rasterize_order requires rasterize_panel");
+
+  // Extents known at compile time must be launchable: positive, and within
+  // the hardware limits of each grid dimension.
+  static const int64_t maxExtent[] = {(int64_t{1} << 31) - 1, 65535, 65535};
+  SmallVector<std::optional<int64_t>> extents;
+  for (auto [d, extent] : llvm::enumerate(getGrid())) {
+    extents.push_back(getConstantIntValue(extent));
+    if (!extents.back())
+      continue;
+    if (*extents.back() < 1 || *extents.back() > maxExtent[d])
+      return emitOpError() << "expected grid extent " << d << " in [1, "
+                           << maxExtent[d] << "], got " << *extents.back();
+  }
+
   if (auto cluster = getCluster()) {
     if (cluster->empty() || cluster->size() > 3)
       return emitOpError() << "expected a cluster of 1 to 3 dimensions, got "
                            << cluster->size();
     int64_t blocks = 1;
-    for (int64_t d : *cluster) {
-      if (d < 1)
-        return emitOpError() << "expected positive cluster extents, got " << d;
-      blocks *= d;
+    for (auto [d, c] : llvm::enumerate(*cluster)) {
+      if (c < 1 || c > 16)
+        return emitOpError()
+               << "expected cluster extents in [1, 16], got " << c;
+      blocks *= c;
+      // Dimensions the grid does not have are 1, so the cluster must be too.
+      if (d >= rank && c != 1)
+        return emitOpError() << "expected cluster extent 1 along dimension "
+                             << d << ", which the grid of " << rank
+                             << " dimensions lacks, got " << c;
+      // The hardware tiles the grid with whole clusters.
+      if (d < rank && extents[d] && *extents[d] % c != 0)
+        return emitOpError()
+               << "expected grid extent " << d << " (" << *extents[d]
+               << ") to be a multiple of the cluster extent " << c;
     }
     if (blocks > 16)
       return emitOpError() << "expected a cluster of at most 16 blocks, got "
@@ -334,6 +395,20 @@ LogicalResult AllocOp::verify() {
   if (failed(verifyStaticShape(*this, "the allocation", type)) ||
       failed(verifyElementType(*this, "the allocation", type)))
     return failure();
+  if (llvm::is_contained(type.getShape(), 0))
+    return emitOpError() << "expected non-zero extents, got " << type;
+  // No chip has 2 GiB of on-chip memory; bounding the size here also keeps
+  // resource accounting in later passes free of overflow.
+  Type element = type.getElementType();
+  uint64_t bytes =
+      element.isIndex() ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
+  constexpr uint64_t maxBytes = (uint64_t{1} << 31) - 1;
+  for (int64_t extent : type.getShape()) {
+    if (static_cast<uint64_t>(extent) > maxBytes / bytes)
+      return emitOpError() << "expected an allocation of less than 2 GiB, got "
+                           << type;
+    bytes *= extent;
+  }
   if (!type.getLayout().isIdentity())
     return emitOpError() << "expected an identity memref layout, got " << type
                          << "; on-chip layouts go in the 'layout' attribute";
@@ -367,8 +442,8 @@ LogicalResult AllocOp::verify() {
 //===----------------------------------------------------------------------===//
 
 SmallVector<int64_t> CopyOp::getTileShape() {
-  MemRefType from = getSrcIndices().empty() ? getSrc().getType()
-                                            : getDst().getType();
+  MemRefType from =
+      getSrcIndices().empty() ? getSrc().getType() : getDst().getType();
   return llvm::to_vector(from.getShape());
 }
 
@@ -393,19 +468,29 @@ LogicalResult CopyOp::verify() {
                            << formatShape(dstType.getShape());
     if (!srcType.hasStaticShape() && !dstType.hasStaticShape())
       return emitOpError("expected a static tile shape");
-    return success();
+  } else {
+    MemRefType extentType = srcIndexed ? dstType : srcType;
+    StringRef extentRole = srcIndexed ? "destination" : "source";
+    if (!extentType.hasStaticShape())
+      return emitOpError() << "the tile's extent is the shape of the "
+                           << extentRole << ", which must be static, got "
+                           << extentType;
+    if (failed(srcIndexed ? verifyTileRegion(*this, "source", srcType,
+                                             getSrcIndices(), getTileShape())
+                          : verifyTileRegion(*this, "destination", dstType,
+                                             getDstIndices(), getTileShape())))
+      return failure();
   }
-  MemRefType extentType = srcIndexed ? dstType : srcType;
-  StringRef extentRole = srcIndexed ? "destination" : "source";
-  if (!extentType.hasStaticShape())
-    return emitOpError() << "the tile's extent is the shape of the "
-                         << extentRole << ", which must be static, got "
-                         << extentType;
-  SmallVector<int64_t> tile = getTileShape();
-  return srcIndexed ? verifyTileRegion(*this, "source", srcType,
-                                       getSrcIndices(), tile)
-                    : verifyTileRegion(*this, "destination", dstType,
-                                       getDstIndices(), tile);
+  // Every thread moves `coalesced_width` contiguous elements of a row.
+  if (std::optional<uint64_t> width = getCoalescedWidth()) {
+    SmallVector<int64_t> tile = getTileShape();
+    int64_t inner = tile.empty() ? 1 : tile.back();
+    if (inner % static_cast<int64_t>(*width) != 0)
+      return emitOpError() << "expected coalesced_width (" << *width
+                           << ") to divide the tile's innermost extent ("
+                           << inner << ")";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -462,18 +547,49 @@ LogicalResult ClearOp::verify() {
 
 /// True if (a, b) -> c is an element-type combination tile.gemm lowers.
 static bool isSupportedGemmTypes(Type a, Type b, Type c) {
+  // OCP fp8 (NVIDIA sm_89+, gfx950) and the FNUZ variants of gfx942.
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  auto isFp8Fnuz = [](Type t) {
+    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
+  };
   if (a.isF16() && b.isF16())
     return c.isF32() || c.isF16();
   if (a.isBF16() && b.isBF16())
     return c.isF32();
-  if (a.isF32() && b.isF32())
+  // f32 operands are computed as tf32; tf32 operands say so explicitly.
+  if ((a.isF32() && b.isF32()) || (a.isTF32() && b.isTF32()))
     return c.isF32();
+  if (a.isF64() && b.isF64())
+    return c.isF64();
   if (a.isInteger(8) && b.isInteger(8))
     return c.isInteger(32);
   if (isFp8(a) && isFp8(b))
     return c.isF32() || c.isF16();
+  if (isFp8Fnuz(a) && isFp8Fnuz(b))
+    return c.isF32();
   return false;
+}
+
+/// Parses the policy of `policy(full_row)` as a bare keyword.
+static ParseResult parseGemmPolicy(OpAsmParser &parser,
+                                   GemmPolicyAttr &policy) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<GemmPolicy> value = symbolizeGemmPolicy(name);
+  if (!value)
+    return parser.emitError(loc)
+           << "expected gemm policy 'square', 'full_row' or 'full_col', got '"
+           << name << "'";
+  policy = GemmPolicyAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+/// Prints the policy of `policy(full_row)` as a bare keyword (the
+/// attribute's own printer would put a space after the parenthesis).
+static void printGemmPolicy(OpAsmPrinter &p, GemmOp, GemmPolicyAttr policy) {
+  p << stringifyGemmPolicy(policy.getValue());
 }
 
 LogicalResult GemmOp::verify() {
@@ -504,17 +620,25 @@ LogicalResult GemmOp::verify() {
                          << stringifyMemorySpace(getMemorySpace(cType)) << " "
                          << cType;
 
+  // Tensor-core instructions are issued by whole warps.
+  int64_t threads = getKernelThreads(*this);
+  if (threads % 32 != 0)
+    return emitOpError() << "expected a kernel of whole warps (a multiple of "
+                            "32 threads), got "
+                         << threads << " threads";
+
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
                     c = cType.getShape();
   int64_t m = getTransposeA() ? a[1] : a[0];
   int64_t k = getTransposeA() ? a[0] : a[1];
   int64_t n = getTransposeB() ? b[0] : b[1];
-  SmallVector<int64_t> expectB = getTransposeB() ? SmallVector<int64_t>{n, k}
-                                                 : SmallVector<int64_t>{k, n};
-  if (b != ArrayRef<int64_t>(expectB))
-    return emitOpError() << "expected B of " << formatShape(expectB)
-                         << (getTransposeB() ? " (N x K, transpose_b)"
-                                             : " (K x N)")
+  // N is whatever B says; only K must agree with A.
+  int64_t bk = getTransposeB() ? b[1] : b[0];
+  if (bk != k)
+    return emitOpError() << "expected B of "
+                         << (getTransposeB() ? "Nx" + std::to_string(k) +
+                                                   " (N x K, transpose_b)"
+                                             : std::to_string(k) + "xN (K x N)")
                          << " to match A of " << formatShape(a)
                          << (getTransposeA() ? " (K x M, transpose_a)"
                                              : " (M x K)")
@@ -529,7 +653,9 @@ LogicalResult GemmOp::verify() {
     return emitOpError() << "unsupported element types: A " << aElt << ", B "
                          << bElt << ", C " << cElt
                          << " (supported: f16 -> f32|f16, bf16 -> f32, "
-                            "f32 -> f32, i8 -> i32, fp8 -> f32|f16)";
+                            "f32|tf32 -> f32, f64 -> f64, i8 -> i32, "
+                            "f8E4M3FN|f8E5M2 -> f32|f16, "
+                            "f8E4M3FNUZ|f8E5M2FNUZ -> f32)";
   return success();
 }
 
@@ -537,24 +663,39 @@ LogicalResult GemmOp::verify() {
 // ReduceOp / CumsumOp
 //===----------------------------------------------------------------------===//
 
+/// Verifies that `type` is a block-level buffer: shared memory or a
+/// fragment. Local buffers are per thread, so a block-wide reduction or scan
+/// over one has no meaning.
+static LogicalResult verifySharedOrFragment(Operation *op, StringRef role,
+                                            MemRefType type) {
+  if (failed(verifySupportedSpace(op, role, type)))
+    return failure();
+  MemorySpace space = getMemorySpace(type);
+  if (space != MemorySpace::Shared && space != MemorySpace::Fragment)
+    return op->emitOpError()
+           << "expected " << role << " in shared memory or a fragment, got "
+           << stringifyMemorySpace(space) << " " << type;
+  return success();
+}
+
 /// Shared checks of reduce and cumsum: on-chip operands of one element type
 /// and a dimension inside the source's rank.
 static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
                                     MemRefType dst, int64_t dim) {
-  if (failed(verifyOnChip(op, "the source", src)) ||
-      failed(verifyOnChip(op, "the destination", dst)) ||
+  if (failed(verifySharedOrFragment(op, "the source", src)) ||
+      failed(verifySharedOrFragment(op, "the destination", dst)) ||
       failed(verifyStaticShape(op, "the source", src)) ||
       failed(verifyStaticShape(op, "the destination", dst)) ||
       failed(verifyElementType(op, "the source", src)))
     return failure();
   if (dim < 0 || dim >= src.getRank())
-    return op->emitOpError() << "expected dim in [0, " << src.getRank()
-                             << ") for a source of rank " << src.getRank()
-                             << ", got " << dim;
+    return op->emitOpError()
+           << "expected dim in [0, " << src.getRank()
+           << ") for a source of rank " << src.getRank() << ", got " << dim;
   if (src.getElementType() != dst.getElementType())
     return op->emitOpError()
-           << "expected a destination of element type "
-           << src.getElementType() << ", got " << dst.getElementType();
+           << "expected a destination of element type " << src.getElementType()
+           << ", got " << dst.getElementType();
   return success();
 }
 
@@ -571,9 +712,8 @@ LogicalResult ReduceOp::verify() {
       dst.getShape() != ArrayRef<int64_t>(kept))
     return emitOpError() << "expected a destination of " << formatShape(dropped)
                          << " or " << formatShape(kept) << " (source "
-                         << formatShape(src.getShape())
-                         << " reduced along dim " << dim << "), got "
-                         << formatShape(dst.getShape());
+                         << formatShape(src.getShape()) << " reduced along dim "
+                         << dim << "), got " << formatShape(dst.getShape());
   return success();
 }
 
@@ -623,6 +763,24 @@ LogicalResult AtomicOp::verify() {
 // ParallelOp
 //===----------------------------------------------------------------------===//
 
+void ParallelOp::build(OpBuilder &builder, OperationState &state,
+                       ArrayRef<int64_t> extents) {
+  state.addAttribute(getExtentsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(extents));
+  Block *block = new Block();
+  state.addRegion()->push_back(block);
+  for (size_t i = 0, e = extents.size(); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+}
+
+void ParallelOp::getAsmBlockArgumentNames(Region &region,
+                                          OpAsmSetValueNameFn setNameFn) {
+  // i, j, k, then l, m, ... for deeper nests.
+  for (auto [d, iv] : llvm::enumerate(region.getArguments()))
+    if (d < 18)
+      setNameFn(iv, std::string(1, static_cast<char>('i' + d)));
+}
+
 // (%i, %j) in (128, 64) [layout(#tile.fragment<...>)] [attributes {...}]
 // region
 ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -648,7 +806,7 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute("layout", layout);
   }
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parseAttrDictWithInherent<ParallelOp>(parser, result))
     return failure();
   for (OpAsmParser::Argument &iv : ivs)
     iv.type = builder.getIndexType();
@@ -664,9 +822,8 @@ void ParallelOp::print(OpAsmPrinter &p) {
   p << ")";
   if (auto layout = getLayoutAttr())
     p << " layout(" << layout << ")";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getExtentsAttrName(),
-                                      getLayoutAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getExtentsAttrName(), getLayoutAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -694,12 +851,41 @@ LogicalResult ParallelOp::verifyRegions() {
       return emitOpError() << "expected induction variables of type index, "
                               "got "
                            << iv.getType();
-  return success();
+  // The body runs once per element; a tile operator there would be a
+  // block-wide collective issued from every iteration.
+  WalkResult nested = getBody().walk([&](Operation *op) {
+    if (!isa<TileDialect>(op->getDialect()))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "cannot be used in the body of a "
+                                 "'tile.parallel', which runs once per "
+                                 "element";
+    diag.attachNote(getLoc()) << "enclosing 'tile.parallel' here";
+    return WalkResult::interrupt();
+  });
+  return failure(nested.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
 // PipelinedOp
 //===----------------------------------------------------------------------===//
+
+void PipelinedOp::build(OpBuilder &builder, OperationState &state,
+                        Value lowerBound, Value upperBound, Value step,
+                        int64_t stages) {
+  state.addOperands({lowerBound, upperBound, step});
+  state.addAttribute(getStagesAttrName(state.name),
+                     builder.getI64IntegerAttr(stages));
+  Block *block = new Block();
+  state.addRegion()->push_back(block);
+  block->addArgument(builder.getIndexType(), state.location);
+}
+
+void PipelinedOp::getAsmBlockArgumentNames(Region &region,
+                                           OpAsmSetValueNameFn setNameFn) {
+  if (region.getNumArguments() == 1)
+    setNameFn(region.getArgument(0), "k");
+}
 
 // %k = %lb to %ub step %s stages(N) [order [..]] [stage [..]]
 // [attributes {...}] region
@@ -720,9 +906,12 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperand(step, index, result.operands))
     return failure();
   result.addAttribute("stages", builder.getI64IntegerAttr(stages));
-  for (StringRef name : {"order", "stage"}) {
-    if (failed(parser.parseOptionalKeyword(name)))
-      continue;
+  // `order [...]` and `stage [...]`, each at most once, in either order.
+  StringRef name;
+  while (succeeded(parser.parseOptionalKeyword(&name, {"order", "stage"}))) {
+    if (result.attributes.get(name))
+      return parser.emitError(parser.getCurrentLocation())
+             << "'" << name << "' given twice";
     SmallVector<int64_t> values;
     if (parser.parseCommaSeparatedList(
             OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
@@ -731,7 +920,7 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute(name, builder.getDenseI64ArrayAttr(values));
   }
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parseAttrDictWithInherent<PipelinedOp>(parser, result))
     return failure();
   iv.type = index;
   return parser.parseRegion(*result.addRegion(), iv);
@@ -761,6 +950,8 @@ void PipelinedOp::print(OpAsmPrinter &p) {
 
 SmallVector<Operation *> PipelinedOp::getScheduledOps() {
   SmallVector<Operation *> ops;
+  if (getBody().empty())
+    return ops;
   for (Operation &op : getBody().front())
     if (!isPure(&op))
       ops.push_back(&op);
@@ -771,6 +962,9 @@ LogicalResult PipelinedOp::verify() {
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1)
     return emitOpError() << "expected stages >= 1, got " << stages;
+  std::optional<int64_t> step = getConstantIntValue(getStep());
+  if (step && *step < 1)
+    return emitOpError() << "expected a positive step, got " << *step;
   return success();
 }
 
@@ -787,11 +981,10 @@ LogicalResult PipelinedOp::verifyRegions() {
     llvm::SmallBitVector seen(scheduled);
     for (int64_t position : *order) {
       if (position < 0 || position >= scheduled || seen.test(position))
-        return emitOpError() << "expected 'order' to be a permutation of [0, "
-                             << scheduled << "), got " << position
-                             << (position >= 0 && position < scheduled
-                                     ? " twice"
-                                     : "");
+        return emitOpError()
+               << "expected 'order' to be a permutation of [0, " << scheduled
+               << "), got " << position
+               << (position >= 0 && position < scheduled ? " twice" : "");
       seen.set(position);
     }
   }

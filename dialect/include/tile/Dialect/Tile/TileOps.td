@@ -33,13 +33,22 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     The body runs once per thread block of a 1-, 2- or 3-dimensional grid
     whose extents are SSA `index` values (so grids may depend on dynamic
     shapes). The entry block arguments are the block indices, in the order of
-    the extents (x first). `threads` is the number of threads per block.
+    the extents (x first). `threads` is the number of threads per block (at
+    most 1024). Extents that are constants must be launchable: x in
+    [1, 2^31 - 1], y and z in [1, 65535].
 
     Optional clauses:
     - `rasterize(panel = P, order = row|column)`: TileLang's `use_swizzle`;
       block indices are remapped so that consecutive blocks walk panels of
-      `P` blocks, improving L2 reuse.
-    - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90).
+      `P` blocks, improving L2 reuse. The order defaults to `row`.
+    - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90): at most 16
+      blocks; constant grid extents must be multiples of the cluster
+      extents, and dimensions the grid lacks have cluster extent 1.
+
+    The body may mix tile operators with upstream operations (`scf`
+    control flow, `arith`, `gpu.thread_id`, `nvvm.*`) for thread-level
+    control. Tile operators must sit in the kernel's own body, not in a
+    function it calls.
 
     ```mlir
     tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(128)
@@ -64,9 +73,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     OpBuilder<(ins "::mlir::ValueRange":$grid, "int64_t":$threads)>
   ];
   let extraClassDeclaration = [{
-    /// The block-index arguments of the body, one per grid dimension.
+    /// The block-index arguments of the body, one per grid dimension (none
+    /// while the body has no block).
     ::mlir::Block::BlockArgListType getBlockIds() {
-      return getBody().front().getArguments();
+      return getBody().getArguments();
     }
   }];
 }
@@ -82,6 +92,8 @@ def Tile_AllocOp : Tile_Op<"alloc", [Tile_InKernel]> {
     (`#gpu.address_space<workgroup>`, TileLang `T.alloc_shared`), as a
     register fragment (`#tile.fragment`, `T.alloc_fragment`) or in
     per-thread local memory (`#gpu.address_space<private>`, `T.alloc_local`).
+    The shape is static with non-zero extents, the memref layout is the
+    identity, and the element type is an integer, float or index type.
     The optional `layout` (TileLang `T.annotate_layout`) fixes the buffer's
     layout: a `#tile.layout` for shared and local buffers, a
     `#tile.fragment<...>` for fragments. Layout inference honours it.
@@ -118,8 +130,9 @@ def Tile_CopyOp : Tile_Op<"copy", [Tile_InKernel, AttrSizedOperandSegments]> {
     prove are not.
 
     `coalesced_width` forces the vector width (in elements) of the
-    generated accesses; `disable_tma` keeps a global-to-shared copy on
-    cp.async where TMA would be used.
+    generated accesses and must divide the tile's innermost extent;
+    `disable_tma` keeps a global-to-shared copy on cp.async where TMA would
+    be used.
 
     ```mlir
     tile.copy %A[%m, %k] -> %As
@@ -193,9 +206,12 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     the C tile: `square` (default), `full_row` (each warp owns whole rows)
     or `full_col`.
 
+    A is M x K, B is K x N and C is M x N; all three have static shapes.
+    The kernel must run whole warps (a multiple of 32 threads).
     Supported element types (A, B -> C): f16 -> f32 or f16; bf16 -> f32;
-    f32 (computed as tf32) -> f32; i8 -> i32; f8E4M3FN / f8E5M2 in any
-    combination -> f32 or f16.
+    f32 (computed as tf32) or tf32 -> f32; f64 -> f64; i8 (signless,
+    signed or unsigned) -> i32; f8E4M3FN / f8E5M2 in any combination -> f32
+    or f16; f8E4M3FNUZ / f8E5M2FNUZ in any combination (gfx942) -> f32.
 
     ```mlir
     tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
@@ -212,7 +228,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     DefaultValuedAttr<Tile_GemmPolicyAttr, "::mlir::tile::GemmPolicy::square">:$policy);
   let assemblyFormat = [{
     $a `,` $b `->` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
-    (`clear_accum` $clear_accum^)? (`policy` `(` $policy^ `)`)?
+    (`clear_accum` $clear_accum^)? (`policy` `(` custom<GemmPolicy>($policy)^ `)`)?
     attr-dict `:` type($a) `,` type($b) `->` type($c)
   }];
   let hasVerifier = 1;
@@ -221,8 +237,10 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
 def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {
   let summary = "reduce a tile along one dimension";
   let description = [{
-    TileLang's `T.reduce_{sum,max,min,abssum,absmax}`. The destination has
-    the source's shape with `dim` removed (or kept with extent 1). With
+    TileLang's `T.reduce_{sum,max,min,abssum,absmax}`. Source and
+    destination are shared-memory buffers or fragments of one element type
+    (per-thread local buffers have no block-wide meaning). The destination
+    has the source's shape with `dim` removed (or kept with extent 1). With
     `clear = true` (the default) the destination is overwritten; with
     `clear = false` the reduction is combined with its current contents.
 
@@ -247,8 +265,9 @@ def Tile_CumsumOp : Tile_Op<"cumsum", [Tile_InKernel]> {
   let summary = "inclusive prefix sum of a tile along one dimension";
   let description = [{
     TileLang's `T.cumsum`: `dst[..., i, ...] = sum(src[..., 0..i, ...])`, or
-    the suffix sum with `reverse`. Source and destination have one shape and
-    may be the same buffer.
+    the suffix sum with `reverse`. Source and destination are shared-memory
+    buffers or fragments of one shape and element type, and may be the same
+    buffer.
 
     ```mlir
     tile.cumsum %s -> %s dim(1) : memref<64x64xf32, #gpu.address_space<workgroup>>
@@ -295,14 +314,17 @@ def Tile_AtomicOp : Tile_Op<"atomic", [Tile_InKernel]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_ParallelOp : Tile_Op<"parallel", [Tile_InKernel, SingleBlock,
-    NoTerminator, RecursiveMemoryEffects]> {
+    NoTerminator, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "element-wise loop nest over a tile";
   let description = [{
     TileLang's `T.Parallel`: the body runs once for every point of the
     static iteration space; the compiler maps iterations to threads (from the
     layouts of the fragments the body touches) and vectorizes. The body uses
-    `memref.load` / `memref.store`, `arith` and `math`. An optional `layout`
-    (`#tile.fragment<...>`) fixes the thread mapping.
+    `memref.load` / `memref.store`, `arith` and `math`; tile operators
+    (including nested `tile.parallel` loops) are not allowed in it. An
+    optional `layout` (`#tile.fragment<...>`) over the same number of
+    dimensions and for the kernel's thread count fixes the thread mapping.
 
     ```mlir
     tile.parallel (%i, %j) in (128, 128) {
@@ -318,31 +340,42 @@ def Tile_ParallelOp : Tile_Op<"parallel", [Tile_InKernel, SingleBlock,
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Builds the loop nest with an empty body holding one index induction
+    // variable per extent.
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>
+  ];
   let extraClassDeclaration = [{
-    /// The induction variables, one per dimension of the iteration space.
+    /// The induction variables, one per dimension of the iteration space
+    /// (none while the body has no block).
     ::mlir::Block::BlockArgListType getInductionVars() {
-      return getBody().front().getArguments();
+      return getBody().getArguments();
     }
   }];
 }
 
 def Tile_PipelinedOp : Tile_Op<"pipelined", [Tile_InKernel, SingleBlock,
-    NoTerminator, RecursiveMemoryEffects]> {
+    NoTerminator, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "software-pipelined loop";
   let description = [{
     TileLang's `T.Pipelined`: a loop from `lb` to `ub` (exclusive) by `step`
-    whose iterations the compiler overlaps in `stages` stages: copies into
-    shared memory for later iterations are issued while the current one
-    computes, with the buffers they write multi-buffered.
+    whose iterations the compiler overlaps in `stages` stages (at least 1):
+    copies into shared memory for later iterations are issued while the
+    current one computes, with the buffers they write multi-buffered. A
+    constant `step` must be positive.
 
-    `stages` alone is enough. For a hand-made schedule, `order` gives the
-    issue order and `stage` the pipeline stage of each scheduled operation
-    of the body, in program order. Scheduled operations are the top-level
-    operations of the body that are not pure (tile operators, loads, stores,
-    nested loops); pure index arithmetic follows its users.
+    `stages(1)` runs the loop without overlap. `stages` alone is enough.
+    For a hand-made schedule, `order` gives the issue order (a permutation)
+    and `stage` the pipeline stage (in [0, stages)) of each scheduled
+    operation of the body, in program order; the two clauses may come in
+    either order. Scheduled operations are the top-level operations of the
+    body that are not pure (tile operators, loads, stores, nested loops);
+    pure index arithmetic follows its users.
 
     ```mlir
-    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) order [0, 1] stage [0, 1] {
       tile.copy %A[%m, %k] -> %As : memref<?x?xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
       tile.gemm %As, %Bs -> %Cf : memref<128x32xf16, #gpu.address_space<workgroup>>,
           memref<32x128xf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
@@ -357,9 +390,20 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [Tile_InKernel, SingleBlock,
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Builds the loop with an empty body holding the induction variable.
+    OpBuilder<(ins "::mlir::Value":$lowerBound, "::mlir::Value":$upperBound,
+                   "::mlir::Value":$step, "int64_t":$stages)>
+  ];
   let extraClassDeclaration = [{
-    /// The loop induction variable.
-    ::mlir::Value getInductionVar() { return getBody().front().getArgument(0); }
+    /// The loop induction variable (null while the body has no block or no
+    /// argument, which the verifier rejects).
+    ::mlir::Value getInductionVar() {
+      ::mlir::Region &body = getBody();
+      return body.getNumArguments() == 0 ? ::mlir::Value()
+                                         : ::mlir::Value(body.getArgument(0));
+    }
     /// The top-level operations of the body that `order` and `stage` index.
     ::llvm::SmallVector<::mlir::Operation *> getScheduledOps();
   }];
