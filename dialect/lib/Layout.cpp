@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -90,6 +91,18 @@ static bool isPowerOf2Shape(ArrayRef<int64_t> shape) {
   return !shape.empty() && llvm::all_of(shape, [](int64_t extent) {
     return extent > 0 && llvm::isPowerOf2_64(extent);
   });
+}
+
+/// `map` or its simplified form, whichever prints shorter: the simplifier
+/// turns `(d0 mod 8) * 4` into `d0 * 4 - (d0 floordiv 8) * 32` but also
+/// folds the divisions a reshape introduces.
+static AffineMap pickReadable(AffineMap map) {
+  AffineMap simplified = simplifyAffineMap(map);
+  std::string a, b;
+  llvm::raw_string_ostream osA(a), osB(b);
+  map.print(osA);
+  simplified.print(osB);
+  return b.size() < a.size() ? simplified : map;
 }
 
 /// The map from the coordinates of `newShape` to those of `oldShape` that
@@ -267,7 +280,7 @@ std::optional<Layout> Layout::compose(const Layout &inner) const {
   if (inner.numResults != getRank())
     return std::nullopt;
   if (!linearForm && !inner.linearForm && inner.swizzle.isIdentity()) {
-    AffineMap composed = simplifyAffineMap(map.compose(inner.map));
+    AffineMap composed = pickReadable(map.compose(inner.map));
     return affine(inner.shape, composed, swizzle);
   }
   std::optional<Layout> outerLinear = toLinear();
@@ -347,9 +360,16 @@ std::optional<Layout> Layout::inverse() const {
   if (getNumElements(shape) > kMaxEnumeratedElements || !isBijective())
     return std::nullopt;
   SmallVector<int64_t> codomain = getCodomainShape();
+  // Prefer divisions and remainders, which read better, and fall back to
+  // GF(2) elimination for swizzles and other linear layouts.
+  if (std::optional<Layout> inv = invertStrided(codomain))
+    return inv;
   if (std::optional<Layout> lin = toLinear())
-    if (std::optional<Layout> inv = invertLinear(*lin, codomain))
-      return inv;
+    return invertLinear(*lin, codomain);
+  return std::nullopt;
+}
+
+std::optional<Layout> Layout::invertStrided(ArrayRef<int64_t> codomain) const {
   // A bijective strided layout (a permutation of mixed radices) inverts
   // into divisions and remainders.
   if (linearForm || !swizzle.isIdentity() || numResults != 1)
@@ -373,8 +393,11 @@ std::optional<Layout> Layout::inverse() const {
     }
     if (stride != expected)
       return std::nullopt;
-    results[dim] = offset.floorDiv(stride) % shape[dim];
+    results[dim] = offset.floorDiv(stride);
     expected *= shape[dim];
+    // The slowest dimension needs no remainder.
+    if (expected != getNumElements(shape))
+      results[dim] = results[dim] % shape[dim];
   }
   Layout inv = affine(codomain, AffineMap::get(1, 0, results, ctx));
   // The strides only describe the layout if it is affine in each
@@ -410,7 +433,7 @@ Fragment Fragment::get(ArrayRef<int64_t> shape, AffineExpr thread,
                        AffineExpr reg, int64_t threads, int64_t replicas) {
   AffineMap map = AffineMap::get(shape.size(), replicas > 1 ? 1 : 0,
                                  {thread, reg}, thread.getContext());
-  return Fragment(shape, simplifyAffineMap(map), threads, replicas);
+  return Fragment(shape, map, threads, replicas);
 }
 
 int64_t Fragment::getThread(ArrayRef<int64_t> coords, int64_t rep) const {
@@ -507,7 +530,7 @@ Fragment Fragment::repeat(ArrayRef<int64_t> repeats, bool onThread,
   }
   AffineMap newMap =
       AffineMap::get(shape.size(), map.getNumSymbols(), {thread, reg}, ctx);
-  return Fragment(newShape, simplifyAffineMap(newMap), newThreads, replicas);
+  return Fragment(newShape, newMap, newThreads, replicas);
 }
 
 Fragment Fragment::replicate(int64_t factor) const {
@@ -524,8 +547,7 @@ Fragment Fragment::replicate(int64_t factor) const {
                       rep.floorDiv(replicas) * threads;
   AffineMap newMap =
       AffineMap::get(shape.size(), 1, {thread, map.getResult(1)}, ctx);
-  return Fragment(shape, simplifyAffineMap(newMap), threads * factor,
-                  replicas * factor);
+  return Fragment(shape, newMap, threads * factor, replicas * factor);
 }
 
 std::optional<Fragment> Fragment::bindThreadRange(int64_t begin,
@@ -542,7 +564,7 @@ std::optional<Fragment> Fragment::compose(const Layout &inner) const {
   if (inner.isLinear() || !inner.getSwizzle().isIdentity() ||
       inner.getNumResults() != getRank())
     return std::nullopt;
-  AffineMap composed = simplifyAffineMap(map.compose(inner.getMap()));
+  AffineMap composed = pickReadable(map.compose(inner.getMap()));
   return Fragment(inner.getShape(), composed, threads, replicas);
 }
 

@@ -128,6 +128,9 @@ public:
   }
 
 private:
+  /// inverse() of a permutation of mixed-radix strides.
+  std::optional<Layout> invertStrided(ArrayRef<int64_t> codomain) const;
+
   SmallVector<int64_t> shape;
   unsigned numResults = 0;
   AffineMap map;
