@@ -343,8 +343,17 @@ struct TestLayoutPass
     }
     if (auto range = op->getAttrOfType<DenseI64ArrayAttr>("bind_thread_range"))
       show("bind_thread_range", fragment.bindThreadRange(range[0], range[1]));
-    if (op->hasAttr("transpose"))
-      show("transpose", fragment.transpose());
+    if (op->hasAttr("transpose")) {
+      Fragment transposed = *show("transpose", fragment.transpose());
+      if (auto other = op->getAttrOfType<FragmentAttr>("transpose_equals")) {
+        std::optional<Fragment> otherFragment = other.getFragment();
+        os << "transpose equivalent: "
+           << (otherFragment && transposed.isEquivalentTo(*otherFragment)
+                   ? "true"
+                   : "false")
+           << "\n";
+      }
+    }
     if (auto shape = op->getAttrOfType<DenseI64ArrayAttr>("reshape"))
       show("reshape", fragment.reshape(shape.asArrayRef()));
     if (auto other = op->getAttrOfType<FragmentAttr>("equals")) {
