@@ -152,12 +152,16 @@ Layout Layout::linear(MLIRContext *ctx, ArrayRef<int64_t> shape,
 }
 
 Layout Layout::rowMajor(MLIRContext *ctx, ArrayRef<int64_t> shape) {
-  AffineExpr offset = getAffineConstantExpr(0, ctx);
-  int64_t stride = 1;
-  for (int64_t i = shape.size() - 1; i >= 0; --i) {
-    offset = offset + getAffineDimExpr(i, ctx) * stride;
-    stride *= shape[i];
-  }
+  // Built outermost dimension first, the way `d0 * 8 + d1` parses, so that
+  // a hand-written row-major map is this very map and prints as the name.
+  if (shape.empty())
+    return affine(shape, AffineMap::get(0, 0, getAffineConstantExpr(0, ctx)));
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  AffineExpr offset = getAffineDimExpr(0, ctx) * strides[0];
+  for (unsigned i = 1; i < shape.size(); ++i)
+    offset = offset + getAffineDimExpr(i, ctx) * strides[i];
   return affine(shape, AffineMap::get(shape.size(), 0, offset));
 }
 
