@@ -49,6 +49,27 @@ std::string colour(int64_t index) {
   return "hsl(" + std::to_string(hue) + ", 65%, 78%)";
 }
 
+/// `text` with the XML special characters escaped.
+std::string escapeXml(StringRef text) {
+  std::string escaped;
+  for (char c : text) {
+    switch (c) {
+    case '<':
+      escaped += "&lt;";
+      break;
+    case '>':
+      escaped += "&gt;";
+      break;
+    case '&':
+      escaped += "&amp;";
+      break;
+    default:
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
 /// One cell of a picture of a 2-D tile.
 struct Cell {
   std::string label, sublabel;
@@ -59,13 +80,19 @@ struct Cell {
 /// label, row and column numbers on the edges.
 void writeSvg(raw_ostream &os, StringRef title, ArrayRef<int64_t> shape,
               function_ref<Cell(int64_t, int64_t)> cellAt) {
-  const int64_t w = 64, h = 34, margin = 30, top = 48;
-  int64_t width = margin + shape[1] * w + 10;
+  size_t longest = 1;
+  for (int64_t r = 0; r < shape[0]; ++r)
+    for (int64_t c = 0; c < shape[1]; ++c)
+      longest = std::max(longest, cellAt(r, c).label.size());
+  const int64_t w = std::max<int64_t>(36, 7 * longest + 12), h = 34,
+                margin = 30, top = 48;
+  int64_t width = std::max<int64_t>(margin + shape[1] * w + 10,
+                                    margin + 9 * title.size() + 10);
   int64_t height = top + shape[0] * h + 10;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
      << "\" height=\"" << height << "\" font-family=\"monospace\">\n";
-  os << "<text x=\"" << margin << "\" y=\"18\" font-size=\"14\">" << title
-     << "</text>\n";
+  os << "<text x=\"" << margin << "\" y=\"18\" font-size=\"14\">"
+     << escapeXml(title) << "</text>\n";
   for (int64_t c = 0; c < shape[1]; ++c)
     os << "<text x=\"" << margin + c * w + w / 2 << "\" y=\"" << top - 6
        << "\" font-size=\"10\" text-anchor=\"middle\">" << c << "</text>\n";
@@ -79,12 +106,12 @@ void writeSvg(raw_ostream &os, StringRef title, ArrayRef<int64_t> shape,
          << "\" height=\"" << h << "\" fill=\"" << colour(cell.colourIndex)
          << "\" stroke=\"#555\" stroke-width=\"0.5\"/>\n";
       os << "<text x=\"" << x + w / 2 << "\" y=\"" << y + 15
-         << "\" font-size=\"11\" text-anchor=\"middle\">" << cell.label
-         << "</text>\n";
+         << "\" font-size=\"11\" text-anchor=\"middle\">"
+         << escapeXml(cell.label) << "</text>\n";
       if (!cell.sublabel.empty())
         os << "<text x=\"" << x + w / 2 << "\" y=\"" << y + 28
-           << "\" font-size=\"9\" text-anchor=\"middle\">" << cell.sublabel
-           << "</text>\n";
+           << "\" font-size=\"9\" text-anchor=\"middle\">"
+           << escapeXml(cell.sublabel) << "</text>\n";
     }
   }
   os << "</svg>\n";
@@ -248,10 +275,25 @@ struct TestLayoutPass
       int64_t bits = 16;
       if (auto attr = op->getAttrOfType<IntegerAttr>("ldmatrix_bits"))
         bits = attr.getInt();
+      // One cell per 16-byte chunk: where the chunk lands, coloured by its
+      // 16-byte bank group, which is what ldmatrix and wide vector accesses
+      // care about.
+      int64_t perChunk = 128 / bits;
+      if (op->hasAttr("svg_chunks") && layout.getRank() == 2 &&
+          layout.getShape()[1] % perChunk == 0) {
+        SmallVector<int64_t> chunkShape = {layout.getShape()[0],
+                                           layout.getShape()[1] / perChunk};
+        writePicture(op, name, chunkShape, [&](int64_t r, int64_t c) {
+          int64_t chunk = layout.apply({r, c * perChunk})[0] / perChunk;
+          return Cell{"c" + std::to_string(chunk),
+                      "g" + std::to_string(chunk % 8), chunk % 8};
+        });
+        return;
+      }
       writePicture(op, name, layout.getShape(), [&](int64_t r, int64_t c) {
         int64_t offset = layout.apply({r, c})[0];
         int64_t bank = offset * bits / 32 % 32;
-        return Cell{std::to_string(offset), "bank " + std::to_string(bank),
+        return Cell{std::to_string(offset), "b" + std::to_string(bank),
                     offset * bits / 128 % 8};
       });
     }
