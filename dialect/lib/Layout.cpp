@@ -18,6 +18,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -52,9 +54,12 @@ void mlir::tile::forEachCoordinate(ArrayRef<int64_t> shape,
 }
 
 int64_t mlir::tile::getNumElements(ArrayRef<int64_t> shape) {
+  // Saturates, so that absurd shapes fail the size limits of the
+  // exhaustive checks instead of wrapping around.
   int64_t n = 1;
   for (int64_t extent : shape)
-    n *= extent;
+    if (llvm::MulOverflow(n, extent, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 

@@ -476,15 +476,36 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
           llvm::append_range(bases, basis);
           return success();
         };
+        // One list of bases per dimension, one basis per bit of its extent.
+        unsigned dim = 0;
+        auto parseDim = [&]() -> ParseResult {
+          SMLoc dimLoc = parser.getCurrentLocation();
+          size_t before = bases.size();
+          if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                             parseBasis))
+            return failure();
+          if (dim < shape.size() && llvm::isPowerOf2_64(shape[dim])) {
+            size_t expected = llvm::Log2_64(shape[dim]);
+            size_t got =
+                numResults > 0 ? (bases.size() - before) / numResults : 0;
+            if (got != expected)
+              return parser.emitError(dimLoc)
+                     << "expected " << expected << " bases for dimension "
+                     << dim << " of extent " << shape[dim] << ", got " << got;
+          }
+          ++dim;
+          return success();
+        };
         if (parser.parseLess() ||
-            parser.parseCommaSeparatedList(
-                AsmParser::Delimiter::Square,
-                [&]() {
-                  return parser.parseCommaSeparatedList(
-                      AsmParser::Delimiter::Square, parseBasis);
-                }) ||
+            parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                           parseDim) ||
             parser.parseGreater() || parser.parseGreater())
           return {};
+        if (dim != shape.size()) {
+          parser.emitError(nameLoc) << "expected bases for " << shape.size()
+                                    << " dimensions, got " << dim;
+          return {};
+        }
         return parser.getChecked<LayoutAttr>(
             loc, ctx, shape, AffineMap::get(shape.size(), 0, ctx), 0u, 0u, 0u,
             static_cast<unsigned>(std::max<int64_t>(numResults, 1)), bases);

@@ -53,9 +53,9 @@ LogicalResult mlir::tile::verifyInKernel(Operation *op) {
 static LogicalResult verifySupportedSpace(Operation *op, StringRef role,
                                           MemRefType type) {
   if (getMemorySpace(type) == MemorySpace::Unsupported)
-    return op->emitOpError() << "unsupported memory space "
-                             << type.getMemorySpace() << " for " << role
-                             << " " << type;
+    return op->emitOpError()
+           << "unsupported memory space " << type.getMemorySpace() << " for "
+           << role << " " << type;
   return success();
 }
 
@@ -77,8 +77,8 @@ static LogicalResult verifyOnChip(Operation *op, StringRef role,
 static LogicalResult verifyStaticShape(Operation *op, StringRef role,
                                        MemRefType type) {
   if (!type.hasStaticShape())
-    return op->emitOpError() << "expected " << role
-                             << " to have a static shape, got " << type;
+    return op->emitOpError()
+           << "expected " << role << " to have a static shape, got " << type;
   return success();
 }
 
@@ -109,14 +109,13 @@ static LogicalResult verifyFragmentLayout(Operation *op, FragmentAttr layout,
     return op->emitOpError("expected a fragment layout with a map, got the "
                            "bare memory space #tile.fragment");
   if (layout.getMap().getNumDims() != rank)
-    return op->emitOpError() << "expected a fragment layout over " << rank
-                             << " dimensions, got "
-                             << layout.getMap().getNumDims();
+    return op->emitOpError()
+           << "expected a fragment layout over " << rank << " dimensions, got "
+           << layout.getMap().getNumDims();
   int64_t threads = getKernelThreads(op);
   if (threads != 0 && layout.getThreads() != threads)
-    return op->emitOpError()
-           << "fragment layout is for " << layout.getThreads()
-           << " threads, but the kernel has " << threads;
+    return op->emitOpError() << "fragment layout is for " << layout.getThreads()
+                             << " threads, but the kernel has " << threads;
   return success();
 }
 
@@ -129,14 +128,13 @@ static LogicalResult verifyTileRegion(Operation *op, StringRef role,
                                       ArrayRef<int64_t> tile) {
   int64_t rank = type.getRank();
   if (static_cast<int64_t>(indices.size()) != rank)
-    return op->emitOpError() << "expected " << rank << " indices for the "
-                             << role << " of rank " << rank << ", got "
-                             << indices.size();
-  if (rank < static_cast<int64_t>(tile.size()))
     return op->emitOpError()
-           << "expected the " << role << " (rank " << rank
-           << ") to have at least the rank of the tile ("
-           << formatShape(tile) << ")";
+           << "expected " << rank << " indices for the " << role << " of rank "
+           << rank << ", got " << indices.size();
+  if (rank < static_cast<int64_t>(tile.size()))
+    return op->emitOpError() << "expected the " << role << " (rank " << rank
+                             << ") to have at least the rank of the tile ("
+                             << formatShape(tile) << ")";
   if (!isOnChip(getMemorySpace(type)))
     return success();
   int64_t lead = rank - tile.size();
@@ -166,8 +164,8 @@ static LogicalResult verifyTileRegion(Operation *op, StringRef role,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-void KernelOp::build(OpBuilder &builder, OperationState &state,
-                     ValueRange grid, int64_t threads) {
+void KernelOp::build(OpBuilder &builder, OperationState &state, ValueRange grid,
+                     int64_t threads) {
   state.addOperands(grid);
   state.addAttribute(getThreadsAttrName(state.name),
                      builder.getI64IntegerAttr(threads));
@@ -226,11 +224,10 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       std::optional<RasterOrder> order = symbolizeRasterOrder(orderName);
       if (!order)
         return parser.emitError(orderLoc)
-               << "expected raster order 'row' or 'column', got '"
-               << orderName << "'";
-      result.addAttribute(
-          "rasterize_order",
-          RasterOrderAttr::get(builder.getContext(), *order));
+               << "expected raster order 'row' or 'column', got '" << orderName
+               << "'";
+      result.addAttribute("rasterize_order",
+                          RasterOrderAttr::get(builder.getContext(), *order));
     }
     if (parser.parseRParen())
       return failure();
@@ -269,9 +266,8 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << ")";
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getThreadsAttrName(), getRasterizePanelAttrName(),
-       getRasterizeOrderAttrName(), getClusterAttrName()});
+      (*this)->getAttrs(), {getThreadsAttrName(), getRasterizePanelAttrName(),
+                            getRasterizeOrderAttrName(), getClusterAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -367,8 +363,8 @@ LogicalResult AllocOp::verify() {
 //===----------------------------------------------------------------------===//
 
 SmallVector<int64_t> CopyOp::getTileShape() {
-  MemRefType from = getSrcIndices().empty() ? getSrc().getType()
-                                            : getDst().getType();
+  MemRefType from =
+      getSrcIndices().empty() ? getSrc().getType() : getDst().getType();
   return llvm::to_vector(from.getShape());
 }
 
@@ -402,10 +398,10 @@ LogicalResult CopyOp::verify() {
                          << extentRole << ", which must be static, got "
                          << extentType;
   SmallVector<int64_t> tile = getTileShape();
-  return srcIndexed ? verifyTileRegion(*this, "source", srcType,
-                                       getSrcIndices(), tile)
-                    : verifyTileRegion(*this, "destination", dstType,
-                                       getDstIndices(), tile);
+  return srcIndexed
+             ? verifyTileRegion(*this, "source", srcType, getSrcIndices(), tile)
+             : verifyTileRegion(*this, "destination", dstType, getDstIndices(),
+                                tile);
 }
 
 //===----------------------------------------------------------------------===//
@@ -509,8 +505,8 @@ LogicalResult GemmOp::verify() {
   int64_t m = getTransposeA() ? a[1] : a[0];
   int64_t k = getTransposeA() ? a[0] : a[1];
   int64_t n = getTransposeB() ? b[0] : b[1];
-  SmallVector<int64_t> expectB = getTransposeB() ? SmallVector<int64_t>{n, k}
-                                                 : SmallVector<int64_t>{k, n};
+  SmallVector<int64_t> expectB =
+      getTransposeB() ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n};
   if (b != ArrayRef<int64_t>(expectB))
     return emitOpError() << "expected B of " << formatShape(expectB)
                          << (getTransposeB() ? " (N x K, transpose_b)"
@@ -548,13 +544,13 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
       failed(verifyElementType(op, "the source", src)))
     return failure();
   if (dim < 0 || dim >= src.getRank())
-    return op->emitOpError() << "expected dim in [0, " << src.getRank()
-                             << ") for a source of rank " << src.getRank()
-                             << ", got " << dim;
+    return op->emitOpError()
+           << "expected dim in [0, " << src.getRank()
+           << ") for a source of rank " << src.getRank() << ", got " << dim;
   if (src.getElementType() != dst.getElementType())
     return op->emitOpError()
-           << "expected a destination of element type "
-           << src.getElementType() << ", got " << dst.getElementType();
+           << "expected a destination of element type " << src.getElementType()
+           << ", got " << dst.getElementType();
   return success();
 }
 
@@ -571,9 +567,8 @@ LogicalResult ReduceOp::verify() {
       dst.getShape() != ArrayRef<int64_t>(kept))
     return emitOpError() << "expected a destination of " << formatShape(dropped)
                          << " or " << formatShape(kept) << " (source "
-                         << formatShape(src.getShape())
-                         << " reduced along dim " << dim << "), got "
-                         << formatShape(dst.getShape());
+                         << formatShape(src.getShape()) << " reduced along dim "
+                         << dim << "), got " << formatShape(dst.getShape());
   return success();
 }
 
@@ -664,9 +659,8 @@ void ParallelOp::print(OpAsmPrinter &p) {
   p << ")";
   if (auto layout = getLayoutAttr())
     p << " layout(" << layout << ")";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getExtentsAttrName(),
-                                      getLayoutAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getExtentsAttrName(), getLayoutAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -787,11 +781,10 @@ LogicalResult PipelinedOp::verifyRegions() {
     llvm::SmallBitVector seen(scheduled);
     for (int64_t position : *order) {
       if (position < 0 || position >= scheduled || seen.test(position))
-        return emitOpError() << "expected 'order' to be a permutation of [0, "
-                             << scheduled << "), got " << position
-                             << (position >= 0 && position < scheduled
-                                     ? " twice"
-                                     : "");
+        return emitOpError()
+               << "expected 'order' to be a permutation of [0, " << scheduled
+               << "), got " << position
+               << (position >= 0 && position < scheduled ? " twice" : "");
       seen.set(position);
     }
   }

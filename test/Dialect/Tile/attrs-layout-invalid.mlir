@@ -30,8 +30,18 @@ func.func private @f() attributes {l = #tile.layout<[3, 4], linear<[[1, 2], [4, 
 
 // -----
 
-// expected-error @+1 {{expected 4 bases (one per input bit), got 3}}
+// expected-error @+1 {{expected 2 bases for dimension 1 of extent 4, got 1}}
 func.func private @f() attributes {l = #tile.layout<[4, 4], linear<[[4, 8], [1]]>>}
+
+// -----
+
+// expected-error @+1 {{expected bases for 2 dimensions, got 3}}
+func.func private @f() attributes {l = #tile.layout<[4, 4], linear<[[4, 8], [1, 2], []]>>}
+
+// -----
+
+// Tiles too large to enumerate get the structural checks only.
+func.func private @f() attributes {l = #tile.fragment<[4611686018427387904, 4], threads = 4, (d0, d1) -> (d1, d0)>}
 
 // -----
 

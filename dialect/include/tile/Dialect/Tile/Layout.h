@@ -51,7 +51,7 @@ struct Swizzle {
 void forEachCoordinate(ArrayRef<int64_t> shape,
                        function_ref<void(ArrayRef<int64_t>)> fn);
 
-/// Number of elements of `shape`.
+/// Number of elements of `shape`, saturating at INT64_MAX.
 int64_t getNumElements(ArrayRef<int64_t> shape);
 
 /// A map from the coordinates of a tile of shape `shape` to `numResults`
