@@ -169,6 +169,20 @@ std::optional<Fragment> FragmentAttr::getFragment() const {
   return Fragment(getShape(), getMap(), getThreads(), getReplicate());
 }
 
+std::optional<Fragment>
+FragmentAttr::getFragmentFor(ArrayRef<int64_t> bufferShape) const {
+  if (isMemorySpace())
+    return std::nullopt;
+  if (getShape().empty())
+    return bufferShape.size() == getMap().getNumDims()
+               ? std::optional<Fragment>(Fragment(bufferShape, getMap(),
+                                                  getThreads(), getReplicate()))
+               : std::nullopt;
+  if (getShape() != bufferShape)
+    return std::nullopt;
+  return getFragment();
+}
+
 FragmentAttr FragmentAttr::get(MLIRContext *ctx, const Fragment &fragment) {
   return get(ctx, fragment.getThreads(), fragment.getMap(),
              fragment.getReplicate(), fragment.getShape());
@@ -365,6 +379,19 @@ std::optional<Layout> LayoutAttr::getLayout() const {
                           getBases());
   Swizzle swizzle{getSwizzleBits(), getSwizzleBase(), getSwizzleShift()};
   return Layout::affine(getShape(), getMap(), swizzle);
+}
+
+std::optional<Layout>
+LayoutAttr::getLayoutFor(ArrayRef<int64_t> bufferShape) const {
+  if (getShape().empty()) {
+    if (bufferShape.size() != getMap().getNumDims())
+      return std::nullopt;
+    Swizzle swizzle{getSwizzleBits(), getSwizzleBase(), getSwizzleShift()};
+    return Layout::affine(bufferShape, getMap(), swizzle);
+  }
+  if (getShape() != bufferShape)
+    return std::nullopt;
+  return getLayout();
 }
 
 LayoutAttr LayoutAttr::get(MLIRContext *ctx, const Layout &layout) {

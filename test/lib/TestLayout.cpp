@@ -145,18 +145,25 @@ struct TestLayoutPass
               op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
         name = sym.str();
       llvm::outs() << "=== " << name << ": " << attrToString(attr) << "\n";
+      // `buffer_shape` stands for the buffer a layout annotates, which
+      // gives shapeless layouts their shape.
+      auto bufferShape = op->getAttrOfType<DenseI64ArrayAttr>("buffer_shape");
       if (auto layoutAttr = dyn_cast<LayoutAttr>(attr)) {
-        std::optional<Layout> layout = layoutAttr.getLayout();
+        std::optional<Layout> layout =
+            bufferShape ? layoutAttr.getLayoutFor(bufferShape.asArrayRef())
+                        : layoutAttr.getLayout();
         if (!layout) {
-          op->emitError("expected a layout with a shape");
+          op->emitError("expected a layout with a shape, or of the buffer's");
           return signalPassFailure();
         }
         testLayout(op, name, *layout);
       } else {
+        auto fragmentAttr = cast<FragmentAttr>(attr);
         std::optional<Fragment> fragment =
-            cast<FragmentAttr>(attr).getFragment();
+            bufferShape ? fragmentAttr.getFragmentFor(bufferShape.asArrayRef())
+                        : fragmentAttr.getFragment();
         if (!fragment) {
-          op->emitError("expected a fragment with a shape");
+          op->emitError("expected a fragment with a shape, or of the buffer's");
           return signalPassFailure();
         }
         testFragment(op, name, *fragment);

@@ -102,6 +102,10 @@ def Tile_FragmentAttr : Tile_Attr<"Fragment", "fragment"> {
     bool isMemorySpace() const { return !getMap(); }
     /// The fragment as a value, when the attribute has a map and a shape.
     std::optional<::mlir::tile::Fragment> getFragment() const;
+    /// The fragment of a buffer of `bufferShape`: a shapeless attribute
+    /// takes that shape; none when the attribute's own shape differs.
+    std::optional<::mlir::tile::Fragment>
+    getFragmentFor(::llvm::ArrayRef<int64_t> bufferShape) const;
     /// The attribute of `fragment`.
     static FragmentAttr get(::mlir::MLIRContext *ctx,
                             const ::mlir::tile::Fragment &fragment);
@@ -159,6 +163,10 @@ def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let extraClassDeclaration = [{
     /// The layout as a value, when the attribute has a shape.
     std::optional<::mlir::tile::Layout> getLayout() const;
+    /// The layout of a buffer of `bufferShape`: a shapeless attribute takes
+    /// that shape; none when the attribute's own shape differs.
+    std::optional<::mlir::tile::Layout>
+    getLayoutFor(::llvm::ArrayRef<int64_t> bufferShape) const;
     /// The attribute of `layout`.
     static LayoutAttr get(::mlir::MLIRContext *ctx,
                           const ::mlir::tile::Layout &layout);
