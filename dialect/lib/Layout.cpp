@@ -801,3 +801,109 @@ std::optional<Fragment> mlir::tile::getBuiltinFragment(MLIRContext *ctx,
   error = "unknown built-in fragment '" + name.str() + "'";
   return std::nullopt;
 }
+
+SmallVector<SmallVector<int64_t, 2>>
+mlir::tile::getBuiltinFragmentShapes(StringRef name,
+                                     ArrayRef<int64_t> tileShape) {
+  SmallVector<SmallVector<int64_t, 2>> shapes;
+  for (const BuiltinFragment &builtin : kBuiltins) {
+    if (builtin.name != name)
+      continue;
+    if (builtin.cols) {
+      shapes.push_back({builtin.rows, builtin.cols});
+    } else if (tileShape.size() == 2) {
+      for (int64_t n = 256; n >= 8; n -= 8)
+        if (tileShape[1] % n == 0)
+          shapes.push_back({builtin.rows, n});
+    }
+  }
+  return shapes;
+}
+
+std::optional<Fragment> mlir::tile::buildBuiltinChain(MLIRContext *ctx,
+                                                      const BuiltinChain &chain,
+                                                      ArrayRef<int64_t> shape,
+                                                      std::string &error) {
+  unsigned rank = shape.size();
+  SmallVector<int64_t> repeat(chain.repeat.begin(), chain.repeat.end());
+  SmallVector<int64_t> onThread(chain.repeatOnThread.begin(),
+                                chain.repeatOnThread.end());
+  if (repeat.empty())
+    repeat.assign(rank, 1);
+  if (onThread.empty())
+    onThread.assign(rank, 1);
+  if (repeat.size() != rank || onThread.size() != rank) {
+    error = "expected " + std::to_string(rank) +
+            " repeat factors, one per dimension";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> baseShape;
+  for (unsigned i = 0; i < rank; ++i) {
+    if (repeat[i] <= 0 || onThread[i] <= 0) {
+      error = "expected positive repeat factors";
+      return std::nullopt;
+    }
+    int64_t copies = repeat[i] * onThread[i];
+    if (shape[i] % copies != 0) {
+      error = "expected dimension " + std::to_string(i) + " of extent " +
+              std::to_string(shape[i]) + " to be a multiple of its " +
+              std::to_string(copies) + " copies";
+      return std::nullopt;
+    }
+    baseShape.push_back(shape[i] / copies);
+  }
+  if (chain.replicate <= 0) {
+    error = "expected a positive replication";
+    return std::nullopt;
+  }
+  std::optional<Fragment> fragment =
+      getBuiltinFragment(ctx, chain.name, baseShape, chain.param, error);
+  if (!fragment)
+    return std::nullopt;
+  auto isCopy = [](ArrayRef<int64_t> factors) {
+    return llvm::any_of(factors, [](int64_t f) { return f != 1; });
+  };
+  if (isCopy(repeat))
+    fragment = fragment->repeat(repeat, /*onThread=*/false);
+  if (isCopy(onThread))
+    fragment = fragment->repeatOnThread(onThread);
+  if (chain.replicate != 1)
+    fragment = fragment->replicate(chain.replicate);
+  return fragment;
+}
+
+std::optional<BuiltinChain>
+mlir::tile::matchBuiltinChain(const Fragment &fragment) {
+  if (fragment.getRank() != 2)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = fragment.getShape();
+  MLIRContext *ctx = fragment.getContext();
+  for (const BuiltinFragment &builtin : kBuiltins) {
+    for (ArrayRef<int64_t> base :
+         getBuiltinFragmentShapes(builtin.name, shape)) {
+      if (shape[0] % base[0] || shape[1] % base[1])
+        continue;
+      int64_t k0 = shape[0] / base[0], k1 = shape[1] / base[1];
+      int64_t perCopy = builtin.threads * fragment.getReplicate();
+      if (fragment.getThreads() % perCopy)
+        continue;
+      int64_t threadCopies = fragment.getThreads() / perCopy;
+      for (int64_t t0 = 1; t0 <= k0; ++t0) {
+        if (k0 % t0 || threadCopies % t0 || k1 % (threadCopies / t0))
+          continue;
+        int64_t t1 = threadCopies / t0;
+        BuiltinChain chain;
+        chain.name = builtin.name;
+        chain.repeat = {k0 / t0, k1 / t1};
+        chain.repeatOnThread = {t0, t1};
+        chain.replicate = fragment.getReplicate();
+        std::string error;
+        std::optional<Fragment> candidate =
+            buildBuiltinChain(ctx, chain, shape, error);
+        if (candidate && *candidate == fragment)
+          return chain;
+      }
+    }
+  }
+  return std::nullopt;
+}

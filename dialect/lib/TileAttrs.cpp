@@ -230,16 +230,40 @@ Attribute FragmentAttr::parse(AsmParser &parser, Type) {
     SMLoc nameLoc = parser.getCurrentLocation();
     StringRef name;
     if (succeeded(parser.parseOptionalKeyword(&name)) && name != "threads") {
-      int64_t param = 0;
+      BuiltinChain chain;
+      chain.name = name;
       if (builtinFragmentTakesParam(name) &&
-          (parser.parseLess() || parser.parseInteger(param) ||
+          (parser.parseLess() || parser.parseInteger(chain.param) ||
            parser.parseGreater()))
         return {};
+      // Optional `, repeat = [..]`, `, repeat_on_thread = [..]` and
+      // `, replicate = R`, applied in that order.
+      auto parseFactors = [&](SmallVector<int64_t, 2> &factors) {
+        return parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square,
+            [&]() { return parser.parseInteger(factors.emplace_back()); });
+      };
+      while (succeeded(parser.parseOptionalComma())) {
+        StringRef key;
+        SMLoc keyLoc = parser.getCurrentLocation();
+        if (parser.parseKeyword(&key) || parser.parseEqual())
+          return {};
+        ParseResult result =
+            key == "repeat"             ? parseFactors(chain.repeat)
+            : key == "repeat_on_thread" ? parseFactors(chain.repeatOnThread)
+            : key == "replicate"        ? parser.parseInteger(chain.replicate)
+                                        : parser.emitError(keyLoc)
+                                       << "expected repeat, repeat_on_thread "
+                                          "or replicate, got '"
+                                       << key << "'";
+        if (failed(result))
+          return {};
+      }
       if (parser.parseGreater())
         return {};
       std::string error;
       std::optional<Fragment> fragment =
-          getBuiltinFragment(ctx, name, shape, param, error);
+          buildBuiltinChain(ctx, chain, shape, error);
       if (!fragment) {
         parser.emitError(nameLoc) << error;
         return {};
@@ -286,6 +310,22 @@ void FragmentAttr::print(AsmPrinter &printer) const {
       printer << builtin->first;
       if (builtinFragmentTakesParam(builtin->first))
         printer << "<" << builtin->second << ">";
+      printer << ">";
+      return;
+    }
+    if (auto chain = matchBuiltinChain(*getFragment())) {
+      printer << chain->name;
+      auto printFactors = [&](StringRef key, ArrayRef<int64_t> factors) {
+        if (llvm::all_of(factors, [](int64_t f) { return f == 1; }))
+          return;
+        printer << ", " << key << " = [";
+        llvm::interleaveComma(factors, printer);
+        printer << "]";
+      };
+      printFactors("repeat", chain->repeat);
+      printFactors("repeat_on_thread", chain->repeatOnThread);
+      if (chain->replicate != 1)
+        printer << ", replicate = " << chain->replicate;
       printer << ">";
       return;
     }

@@ -183,3 +183,33 @@ func.func private @f() attributes {l = #tile.fragment<[32, 16], ldmatrix<16>>}
 
 // expected-error @+1 {{expected a built-in fragment name or 'threads'}}
 func.func private @f() attributes {l = #tile.fragment<[16, 16], (d0, d1) -> (d0, d1)>}
+
+// -----
+
+// expected-error @+1 {{expected dimension 0 of extent 20 to be a multiple of its 3 copies}}
+func.func private @f() attributes {l = #tile.fragment<[20, 8], mma_m16n8k16_c, repeat = [3, 1]>}
+
+// -----
+
+// expected-error @+1 {{expected mma_m16n8k16_c over a 16x8 tile}}
+func.func private @f() attributes {l = #tile.fragment<[24, 8], mma_m16n8k16_c, repeat = [2, 1]>}
+
+// -----
+
+// expected-error @+1 {{expected 2 repeat factors, one per dimension}}
+func.func private @f() attributes {l = #tile.fragment<[32, 8], mma_m16n8k16_c, repeat = [2]>}
+
+// -----
+
+// expected-error @+1 {{expected positive repeat factors}}
+func.func private @f() attributes {l = #tile.fragment<[16, 8], mma_m16n8k16_c, repeat_on_thread = [0, 1]>}
+
+// -----
+
+// expected-error @+1 {{expected a positive replication}}
+func.func private @f() attributes {l = #tile.fragment<[16, 8], mma_m16n8k16_c, replicate = 0>}
+
+// -----
+
+// expected-error @+1 {{expected repeat, repeat_on_thread or replicate, got 'tile'}}
+func.func private @f() attributes {l = #tile.fragment<[16, 8], mma_m16n8k16_c, tile = [1, 1]>}

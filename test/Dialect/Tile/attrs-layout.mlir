@@ -53,7 +53,7 @@ func.func private @layouts() attributes {
 // CHECK-SAME: o = #tile.fragment<[16, 8], ldmatrix_trans<16>>
 // CHECK-SAME: p = #tile.fragment<[16, 32], ldmatrix<8>>
 // CHECK-SAME: q = #tile.fragment<[4], threads = 8, (d0)[s0] -> (d0 * 2 + s0, 0), replicate = 2>
-// CHECK-SAME: r = #tile.fragment<[32, 16], threads = 32, (d0, d1) -> ((d0 mod 8) * 4 + (d1 mod 8) floordiv 2, d1 mod 2 + ((d0 mod 16) floordiv 8) * 2 + (d1 floordiv 8) * 4 + (d0 floordiv 16) * 8)>
+// CHECK-SAME: r = #tile.fragment<[32, 16], mma_m16n8k16_a, repeat = [2, 1]>
 // CHECK-SAME: s = #tile.fragment<threads = 128, map = (d0, d1) -> (d0, d1)>
 // CHECK-SAME: t = #tile.fragment<threads = 64, map = (d0)[s0] -> (d0 + s0 * 32, 0), replicate = 2>
 func.func private @fragments() attributes {

@@ -140,13 +140,13 @@ func.func private @mma_c() attributes {layout = #tile.fragment<[16, 8], mma_m16n
 // CHECK-NEXT: threads: 32 registers: 4 replicate: 1
 // CHECK-NEXT: injective: true
 // CHECK-NEXT: bijective: true
-// CHECK-NEXT: repeat: #tile.fragment<[32, 16], threads = 32, (d0, d1) -> ((d0 mod 8) * 4 + (d1 mod 8) floordiv 2, d1 mod 2 + ((d0 mod 16) floordiv 8) * 2 + (d0 floordiv 16 + (d1 floordiv 8) * 2) * 4)>
+// CHECK-NEXT: repeat: #tile.fragment<[32, 16], mma_m16n8k16_c, repeat = [2, 2]>
 // CHECK-NEXT: repeat injective: true
 // CHECK-NEXT: repeat check: ok
-// CHECK-NEXT: repeat_on_thread: #tile.fragment<[64, 8], threads = 128, (d0, d1) -> ((d0 mod 8) * 4 + d1 floordiv 2 + (d0 floordiv 16) * 32, d1 mod 2 + ((d0 mod 16) floordiv 8) * 2)>
+// CHECK-NEXT: repeat_on_thread: #tile.fragment<[64, 8], mma_m16n8k16_c, repeat_on_thread = [4, 1]>
 // CHECK-NEXT: repeat_on_thread injective: true
 // CHECK-NEXT: repeat check: ok
-// CHECK-NEXT: replicate: #tile.fragment<[16, 8], threads = 64, (d0, d1)[s0] -> ((d0 mod 8) * 4 + d1 floordiv 2 + s0 * 32, d1 mod 2 + (d0 floordiv 8) * 2), replicate = 2>
+// CHECK-NEXT: replicate: #tile.fragment<[16, 8], mma_m16n8k16_c, replicate = 2>
 // CHECK-NEXT: replicate injective: true
 // CHECK-NEXT: replicate check: ok
 // CHECK-NEXT: bind_thread_range: #tile.fragment<[16, 8], threads = 128, (d0, d1) -> ((d0 mod 8) * 4 + d1 floordiv 2 + 64, d1 mod 2 + (d0 floordiv 8) * 2)>
@@ -156,6 +156,21 @@ func.func private @mma_c() attributes {layout = #tile.fragment<[16, 8], mma_m16n
 // CHECK-NEXT: inverse: #tile.layout<[32, 4], linear<{{\[}}[(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], [(0, 1), (8, 0)]]>>
 // CHECK-NEXT: inverse round-trip: ok
 
+// The primitives on a fragment that is no built-in print as maps: copies
+// along rows take registers 2-3, copies along columns threads 8-15, and the
+// replica s0 adds 8 to the thread.
+func.func private @custom_repeat() attributes {layout = #tile.fragment<[4, 4], threads = 8, (d0, d1) -> (d0 * 2 + d1 floordiv 2, d1 mod 2)>, repeat = array<i64: 2, 1>, repeat_on_thread = array<i64: 1, 2>, replicate = 2 : i64}
+// CHECK-LABEL: === custom_repeat:
+// CHECK: repeat: #tile.fragment<[8, 4], threads = 8, (d0, d1) -> ((d0 mod 4) * 2 + d1 floordiv 2, d1 mod 2 + (d0 floordiv 4) * 2)>
+// CHECK-NEXT: repeat injective: true
+// CHECK-NEXT: repeat check: ok
+// CHECK-NEXT: repeat_on_thread: #tile.fragment<[4, 8], threads = 16, (d0, d1) -> (d0 * 2 + (d1 mod 4) floordiv 2 + (d1 floordiv 4) * 8, d1 mod 2)>
+// CHECK-NEXT: repeat_on_thread injective: true
+// CHECK-NEXT: repeat check: ok
+// CHECK-NEXT: replicate: #tile.fragment<[4, 4], threads = 16, (d0, d1)[s0] -> (d0 * 2 + d1 floordiv 2 + s0 * 8, d1 mod 2), replicate = 2>
+// CHECK-NEXT: replicate injective: true
+// CHECK-NEXT: replicate check: ok
+
 // Injective but with unused register slots: not bijective.
 func.func private @holes() attributes {layout = #tile.fragment<[8], threads = 4, (d0) -> (d0 mod 4, (d0 floordiv 4) * 2)>}
 // CHECK-LABEL: === holes: #tile.fragment<[8], threads = 4, (d0) -> (d0 mod 4, (d0 floordiv 4) * 2)>
@@ -163,7 +178,8 @@ func.func private @holes() attributes {layout = #tile.fragment<[8], threads = 4,
 // CHECK-NEXT: injective: true
 // CHECK-NEXT: bijective: false
 // The wgmma accumulator is the mma.sync accumulator repeated on the four
-// warps of the warp group (this is repeat_on_thread's output above).
+// warps of the warp group (this map is what repeat_on_thread builds above,
+// which is why it prints as that chain).
 func.func private @wgmma_is_repeated_mma() attributes {layout = #tile.fragment<[64, 8], threads = 128, (d0, d1) -> ((d0 mod 8) * 4 + d1 floordiv 2 + (d0 floordiv 16) * 32, d1 mod 2 + ((d0 mod 16) floordiv 8) * 2)>, equals = #tile.fragment<[64, 8], wgmma_c>}
-// CHECK-LABEL: === wgmma_is_repeated_mma:
+// CHECK-LABEL: === wgmma_is_repeated_mma: #tile.fragment<[64, 8], mma_m16n8k16_c, repeat_on_thread = [4, 1]>
 // CHECK: equivalent: true

@@ -228,6 +228,32 @@ std::optional<Fragment> getBuiltinFragment(MLIRContext *ctx, StringRef name,
                                            ArrayRef<int64_t> shape,
                                            int64_t param, std::string &error);
 
+/// The shapes a parameterless built-in fragment `name` can have as the base
+/// of a tile of `tileShape` (one shape for most; for "wgmma_c" every valid
+/// N that divides the tile's columns, widest first).
+SmallVector<SmallVector<int64_t, 2>>
+getBuiltinFragmentShapes(StringRef name, ArrayRef<int64_t> tileShape);
+
+/// A built-in fragment tiled over a larger tile: `repeat` copies on new
+/// registers, then `repeatOnThread` copies on new threads, then every
+/// element replicated `replicate` times (TileLang's block layouts).
+struct BuiltinChain {
+  StringRef name;
+  int64_t param = 0;
+  SmallVector<int64_t, 2> repeat, repeatOnThread;
+  int64_t replicate = 1;
+};
+
+/// Builds `chain` for a tile of `shape`; std::nullopt with `error` set when
+/// the built-in or the factors do not fit.
+std::optional<Fragment> buildBuiltinChain(MLIRContext *ctx,
+                                          const BuiltinChain &chain,
+                                          ArrayRef<int64_t> shape,
+                                          std::string &error);
+
+/// The chain that builds exactly (structurally) `fragment`, if any.
+std::optional<BuiltinChain> matchBuiltinChain(const Fragment &fragment);
+
 /// True for the built-in fragment names that take a parameter.
 bool builtinFragmentTakesParam(StringRef name);
 
