@@ -462,7 +462,7 @@ int64_t Fragment::getNumRegisters() const {
 }
 
 bool Fragment::isInjective() const {
-  if (getNumElements(shape) * replicas > kMaxEnumeratedElements)
+  if (getNumElements(shape) > kMaxEnumeratedElements / replicas)
     return false;
   llvm::DenseSet<std::pair<int64_t, int64_t>> slots;
   bool ok = true;

@@ -349,6 +349,9 @@ LogicalResult FragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected a positive thread count, got " << threads;
   if (replicate <= 0)
     return emitError() << "expected a positive replication, got " << replicate;
+  if (replicate > threads)
+    return emitError() << "expected at most " << threads
+                       << " replicas (one per thread), got " << replicate;
   if (map.getNumSymbols() > 1)
     return emitError() << "expected a fragment map with at most one symbol "
                           "(the replica), got "
@@ -369,7 +372,7 @@ LogicalResult FragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (map.getNumDims() != shape.size())
     return emitError() << "expected a fragment map over " << shape.size()
                        << " dimensions, got " << map.getNumDims();
-  if (getNumElements(shape) * replicate > kMaxVerifiedElements)
+  if (getNumElements(shape) > kMaxVerifiedElements / replicate)
     return success();
   // Every element must land on a thread of the block, and no two elements
   // (or two replicas of one) may share a register of a thread.

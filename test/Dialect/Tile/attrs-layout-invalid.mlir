@@ -90,6 +90,11 @@ func.func private @f() attributes {l = #tile.fragment<[4], threads = 4, (d0) -> 
 
 // -----
 
+// expected-error @+1 {{expected at most 4 replicas (one per thread), got 1099511627776}}
+func.func private @f() attributes {l = #tile.fragment<[4], threads = 4, (d0)[s0] -> (d0, 0), replicate = 1099511627776>}
+
+// -----
+
 // expected-error @+1 {{expected a fragment map with at most one symbol (the replica), got affine_map<(d0)[s0, s1] -> (d0, 0)>}}
 func.func private @f() attributes {l = #tile.fragment<[4], threads = 4, (d0)[s0, s1] -> (d0, 0)>}
 
