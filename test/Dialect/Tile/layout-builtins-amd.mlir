@@ -6,6 +6,8 @@
 // 16-bit (A, B) or 32-bit (D) slot. Every register of lanes 0, 33 and 63 is
 // checked, and register 0 of every lane. The 16x16x16 accumulator places
 // elements exactly as the B operand does, so it prints under that name.
+//
+// The CHECK lines come from Inputs/gen-fragment-checks.py.
 
 func.func private @mfma_32x32x8_a() attributes {layout = #tile.fragment<[32, 8], mfma_32x32x8_a>, print = "threads"}
 // CHECK-LABEL: === mfma_32x32x8_a: #tile.fragment<[32, 8], mfma_32x32x8_a>

@@ -8,6 +8,8 @@
 // (0, 37 and 127 for the warp group) is checked, and register 0 of every
 // lane. The m16n8k8 and m16n8k32 accumulators are the m16n8k16 one, so they
 // print under that name.
+//
+// The CHECK lines come from Inputs/gen-fragment-checks.py.
 
 func.func private @mma_m16n8k16_a() attributes {layout = #tile.fragment<[16, 16], mma_m16n8k16_a>, print = "threads"}
 // CHECK-LABEL: === mma_m16n8k16_a: #tile.fragment<[16, 16], mma_m16n8k16_a>
