@@ -60,6 +60,11 @@ func.func private @f() attributes {l = #tile.layout<[4], (d0)[s0] -> (d0 + s0)>}
 
 // -----
 
+// expected-error @+1 {{expected a layout map with 1 result (the offset), got 2}}
+func.func private @f() attributes {l = #tile.layout<(d0, d1) -> (d1, d0)>}
+
+// -----
+
 // expected-error @+1 {{expected a layout map with at least 1 result, got affine_map<(d0) -> ()>}}
 func.func private @f() attributes {l = #tile.layout<[4], (d0) -> ()>}
 
