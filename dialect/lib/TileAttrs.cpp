@@ -11,7 +11,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -74,22 +76,216 @@ StringRef mlir::tile::stringifyMemorySpace(MemorySpace space) {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Layouts are checked on every coordinate up to this many elements;
+/// larger tiles get the structural checks only.
+static constexpr int64_t kMaxVerifiedElements = int64_t(1) << 16;
+
+static std::string exprToString(AffineExpr expr) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  expr.print(os);
+  return str;
+}
+
+/// Checks that `map` is quasi-affine with positive constant divisors, the
+/// form evaluate() understands.
+static LogicalResult
+verifyQuasiAffine(function_ref<InFlightDiagnostic()> emitError, AffineMap map) {
+  bool ok = true;
+  map.walkExprs([&](AffineExpr expr) {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!ok || !bin || expr.getKind() == AffineExprKind::Add)
+      return;
+    if (expr.getKind() == AffineExprKind::Mul) {
+      if (!isa<AffineConstantExpr>(bin.getLHS()) &&
+          !isa<AffineConstantExpr>(bin.getRHS())) {
+        emitError() << "expected a product with a constant, got "
+                    << exprToString(expr);
+        ok = false;
+      }
+      return;
+    }
+    auto divisor = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!divisor || divisor.getValue() <= 0) {
+      emitError() << "expected a positive constant divisor, got "
+                  << exprToString(expr);
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+static LogicalResult verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape) {
+  for (int64_t extent : shape)
+    if (extent <= 0)
+      return emitError() << "expected positive extents, got " << extent;
+  return success();
+}
+
+static void printCoords(llvm::raw_ostream &os, ArrayRef<int64_t> coords) {
+  os << "(";
+  llvm::interleaveComma(coords, os);
+  os << ")";
+}
+
+static std::string coordsToString(ArrayRef<int64_t> coords) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  printCoords(os, coords);
+  return str;
+}
+
+/// Parses `[e0, e1, ...]` if present.
+static ParseResult parseOptionalShape(AsmParser &parser,
+                                      SmallVectorImpl<int64_t> &shape,
+                                      bool &present) {
+  present = succeeded(parser.parseOptionalLSquare());
+  if (!present)
+    return success();
+  if (parser.parseCommaSeparatedList(
+          [&]() { return parser.parseInteger(shape.emplace_back()); }) ||
+      parser.parseRSquare())
+    return failure();
+  return success();
+}
+
+static void printShape(AsmPrinter &printer, ArrayRef<int64_t> shape) {
+  printer << "[";
+  llvm::interleaveComma(shape, printer);
+  printer << "]";
+}
+
+//===----------------------------------------------------------------------===//
 // FragmentAttr
 //===----------------------------------------------------------------------===//
 
-// Syntax: `#tile.fragment` or
-// `#tile.fragment<threads = N, map = affine-map[, replicate = R]>`.
+std::optional<Fragment> FragmentAttr::getFragment() const {
+  if (isMemorySpace() || getShape().empty())
+    return std::nullopt;
+  return Fragment(getShape(), getMap(), getThreads(), getReplicate());
+}
+
+std::optional<Fragment>
+FragmentAttr::getFragmentFor(ArrayRef<int64_t> bufferShape) const {
+  if (isMemorySpace())
+    return std::nullopt;
+  if (getShape().empty())
+    return bufferShape.size() == getMap().getNumDims()
+               ? std::optional<Fragment>(Fragment(bufferShape, getMap(),
+                                                  getThreads(), getReplicate()))
+               : std::nullopt;
+  if (getShape() != bufferShape)
+    return std::nullopt;
+  return getFragment();
+}
+
+FragmentAttr FragmentAttr::get(MLIRContext *ctx, const Fragment &fragment) {
+  return get(ctx, fragment.getThreads(), fragment.getMap(),
+             fragment.getReplicate(), fragment.getShape());
+}
+
+/// The name (and parameter, 0 if none) of the built-in that `fragment` is.
+static std::optional<std::pair<StringRef, int64_t>>
+matchBuiltinFragment(const Fragment &fragment) {
+  if (fragment.getReplicate() != 1 || fragment.getRank() != 2)
+    return std::nullopt;
+  MLIRContext *ctx = fragment.getContext();
+  static const int64_t kElementBits[] = {8, 16, 32};
+  static const int64_t kNoParam[] = {0};
+  for (StringRef name : getBuiltinFragmentNames()) {
+    for (int64_t param : builtinFragmentTakesParam(name)
+                             ? ArrayRef<int64_t>(kElementBits)
+                             : ArrayRef<int64_t>(kNoParam)) {
+      std::string error;
+      std::optional<Fragment> builtin =
+          getBuiltinFragment(ctx, name, fragment.getShape(), param, error);
+      if (builtin && *builtin == fragment)
+        return std::make_pair(name, param);
+    }
+  }
+  return std::nullopt;
+}
+
+// Syntax: `#tile.fragment`, `#tile.fragment<[shape], builtin[<param>]>`,
+// `#tile.fragment<[shape], threads = N, map[, replicate = R]>`, or without
+// a shape `#tile.fragment<threads = N, map = map[, replicate = R]>`.
 Attribute FragmentAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   if (failed(parser.parseOptionalLess()))
     return FragmentAttr::get(ctx);
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  bool hasShape;
+  if (parseOptionalShape(parser, shape, hasShape))
+    return {};
+  if (hasShape) {
+    if (parser.parseComma())
+      return {};
+    if (failed(verifyShape([&] { return parser.emitError(loc); }, shape)))
+      return {};
+    SMLoc nameLoc = parser.getCurrentLocation();
+    StringRef name;
+    if (succeeded(parser.parseOptionalKeyword(&name)) && name != "threads") {
+      BuiltinChain chain;
+      chain.name = name;
+      if (builtinFragmentTakesParam(name) &&
+          (parser.parseLess() || parser.parseInteger(chain.param) ||
+           parser.parseGreater()))
+        return {};
+      // Optional `, repeat = [..]`, `, repeat_on_thread = [..]` and
+      // `, replicate = R`, applied in that order.
+      auto parseFactors = [&](SmallVector<int64_t, 2> &factors) {
+        return parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square,
+            [&]() { return parser.parseInteger(factors.emplace_back()); });
+      };
+      while (succeeded(parser.parseOptionalComma())) {
+        StringRef key;
+        SMLoc keyLoc = parser.getCurrentLocation();
+        if (parser.parseKeyword(&key) || parser.parseEqual())
+          return {};
+        ParseResult result =
+            key == "repeat"             ? parseFactors(chain.repeat)
+            : key == "repeat_on_thread" ? parseFactors(chain.repeatOnThread)
+            : key == "replicate"        ? parser.parseInteger(chain.replicate)
+                                        : parser.emitError(keyLoc)
+                                       << "expected repeat, repeat_on_thread "
+                                          "or replicate, got '"
+                                       << key << "'";
+        if (failed(result))
+          return {};
+      }
+      if (parser.parseGreater())
+        return {};
+      std::string error;
+      std::optional<Fragment> fragment =
+          buildBuiltinChain(ctx, chain, shape, error);
+      if (!fragment) {
+        parser.emitError(nameLoc) << error;
+        return {};
+      }
+      return FragmentAttr::get(ctx, *fragment);
+    }
+    if (name != "threads") {
+      parser.emitError(nameLoc, "expected a built-in fragment name or "
+                                "'threads'");
+      return {};
+    }
+  } else if (parser.parseKeyword("threads")) {
+    return {};
+  }
   int64_t threads = 0, replicate = 1;
   AffineMap map;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeyword("threads") || parser.parseEqual() ||
-      parser.parseInteger(threads) || parser.parseComma() ||
-      parser.parseKeyword("map") || parser.parseEqual() ||
-      parser.parseAffineMap(map))
+  if (parser.parseEqual() || parser.parseInteger(threads) ||
+      parser.parseComma())
+    return {};
+  if (!hasShape && (parser.parseKeyword("map") || parser.parseEqual()))
+    return {};
+  if (parser.parseAffineMap(map))
     return {};
   if (succeeded(parser.parseOptionalComma()) &&
       (parser.parseKeyword("replicate") || parser.parseEqual() ||
@@ -97,56 +293,433 @@ Attribute FragmentAttr::parse(AsmParser &parser, Type) {
     return {};
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<FragmentAttr>(loc, ctx, threads, map, replicate);
+  return parser.getChecked<FragmentAttr>(loc, ctx, threads, map, replicate,
+                                         shape);
 }
 
 void FragmentAttr::print(AsmPrinter &printer) const {
   if (isMemorySpace())
     return;
-  printer << "<threads = " << getThreads() << ", map = " << getMap();
+  printer << "<";
+  if (getShape().empty()) {
+    printer << "threads = " << getThreads() << ", map = " << getMap();
+  } else {
+    printShape(printer, getShape());
+    printer << ", ";
+    if (auto builtin = matchBuiltinFragment(*getFragment())) {
+      printer << builtin->first;
+      if (builtinFragmentTakesParam(builtin->first))
+        printer << "<" << builtin->second << ">";
+      printer << ">";
+      return;
+    }
+    if (auto chain = matchBuiltinChain(*getFragment())) {
+      printer << chain->name;
+      auto printFactors = [&](StringRef key, ArrayRef<int64_t> factors) {
+        if (llvm::all_of(factors, [](int64_t f) { return f == 1; }))
+          return;
+        printer << ", " << key << " = [";
+        llvm::interleaveComma(factors, printer);
+        printer << "]";
+      };
+      printFactors("repeat", chain->repeat);
+      printFactors("repeat_on_thread", chain->repeatOnThread);
+      if (chain->replicate != 1)
+        printer << ", replicate = " << chain->replicate;
+      printer << ">";
+      return;
+    }
+    printer << "threads = " << getThreads() << ", " << getMap();
+  }
   if (getReplicate() != 1)
     printer << ", replicate = " << getReplicate();
   printer << ">";
 }
 
-LogicalResult
-FragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t threads, AffineMap map, int64_t replicate) {
+LogicalResult FragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t threads, AffineMap map,
+                                   int64_t replicate, ArrayRef<int64_t> shape) {
   if (!map) {
-    if (threads != 0 || replicate != 1)
-      return emitError() << "a fragment without a map takes no threads or "
-                            "replicate parameters";
+    if (threads != 0 || replicate != 1 || !shape.empty())
+      return emitError() << "a fragment without a map takes no threads, "
+                            "replicate or shape parameters";
     return success();
   }
   if (threads <= 0)
     return emitError() << "expected a positive thread count, got " << threads;
   if (replicate <= 0)
-    return emitError() << "expected a positive replication, got "
-                       << replicate;
-  if (map.getNumSymbols() != 0)
-    return emitError() << "expected a fragment map without symbols, got "
+    return emitError() << "expected a positive replication, got " << replicate;
+  if (replicate > threads)
+    return emitError() << "expected at most " << threads
+                       << " replicas (one per thread), got " << replicate;
+  if (map.getNumSymbols() > 1)
+    return emitError() << "expected a fragment map with at most one symbol "
+                          "(the replica), got "
                        << AffineMapAttr::get(map);
   if (map.getNumResults() != 2)
     return emitError() << "expected a fragment map with 2 results (thread, "
                           "register), got "
                        << map.getNumResults();
-  return success();
+  if (map.getNumSymbols() == 1 && map.getResult(1).isFunctionOfSymbol(0))
+    return emitError() << "expected a register result independent of the "
+                          "replica s0, got "
+                       << exprToString(map.getResult(1));
+  if (failed(verifyShape(emitError, shape)) ||
+      failed(verifyQuasiAffine(emitError, map)))
+    return failure();
+  if (shape.empty())
+    return success();
+  if (map.getNumDims() != shape.size())
+    return emitError() << "expected a fragment map over " << shape.size()
+                       << " dimensions, got " << map.getNumDims();
+  if (getNumElements(shape) > kMaxVerifiedElements / replicate)
+    return success();
+  // Every element must land on a thread of the block, and no two elements
+  // (or two replicas of one) may share a register of a thread.
+  Fragment fragment(shape, map, threads, replicate);
+  llvm::DenseMap<std::pair<int64_t, int64_t>, SmallVector<int64_t>> owner;
+  LogicalResult result = success();
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    if (failed(result))
+      return;
+    int64_t reg = fragment.getRegister(coords);
+    if (reg < 0) {
+      result = emitError() << "element " << coordsToString(coords)
+                           << " has negative register " << reg;
+      return;
+    }
+    for (int64_t rep = 0; rep < replicate; ++rep) {
+      int64_t thread = fragment.getThread(coords, rep);
+      if (thread < 0 || thread >= threads) {
+        result = emitError()
+                 << "element " << coordsToString(coords) << " is on thread "
+                 << thread << ", outside the " << threads << " threads";
+        return;
+      }
+      auto [it, inserted] =
+          owner.try_emplace({thread, reg}, SmallVector<int64_t>(coords));
+      if (!inserted) {
+        result = emitError()
+                 << "elements " << coordsToString(it->second) << " and "
+                 << coordsToString(coords) << " share register " << reg
+                 << " of thread " << thread;
+        return;
+      }
+    }
+  });
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
 // LayoutAttr
 //===----------------------------------------------------------------------===//
 
+std::optional<Layout> LayoutAttr::getLayout() const {
+  if (getShape().empty())
+    return std::nullopt;
+  if (getLinearResults() != 0)
+    return Layout::linear(getContext(), getShape(), getLinearResults(),
+                          getBases());
+  Swizzle swizzle{getSwizzleBits(), getSwizzleBase(), getSwizzleShift()};
+  return Layout::affine(getShape(), getMap(), swizzle);
+}
+
+std::optional<Layout>
+LayoutAttr::getLayoutFor(ArrayRef<int64_t> bufferShape) const {
+  if (getShape().empty()) {
+    if (bufferShape.size() != getMap().getNumDims())
+      return std::nullopt;
+    Swizzle swizzle{getSwizzleBits(), getSwizzleBase(), getSwizzleShift()};
+    return Layout::affine(bufferShape, getMap(), swizzle);
+  }
+  if (getShape() != bufferShape)
+    return std::nullopt;
+  return getLayout();
+}
+
+LayoutAttr LayoutAttr::get(MLIRContext *ctx, const Layout &layout) {
+  Swizzle swizzle = layout.getSwizzle();
+  return get(ctx, layout.getShape(), layout.getMap(), swizzle.bits,
+             swizzle.base, swizzle.shift,
+             layout.isLinear() ? layout.getNumResults() : 0, layout.getBases());
+}
+
+/// Prints the built-in name `layout` is, if any.
+static bool printBuiltinLayout(AsmPrinter &printer, const Layout &layout) {
+  if (layout.isLinear())
+    return false;
+  MLIRContext *ctx = layout.getContext();
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (Layout::rowMajor(ctx, shape) == layout) {
+    printer << "row_major";
+    return true;
+  }
+  if (shape.size() != 2 || layout.getNumResults() != 1)
+    return false;
+  if (layout.getSwizzle().isIdentity()) {
+    int64_t pad = layout.apply({1, 0})[0] - shape[1];
+    if (pad > 0 && Layout::padded(ctx, shape, pad) == layout) {
+      printer << "padded<" << pad << ">";
+      return true;
+    }
+    return false;
+  }
+  for (int64_t bytes : {32, 64, 128}) {
+    for (int64_t bits : {8, 16, 32, 64}) {
+      std::optional<Layout> swizzled =
+          Layout::swizzled(ctx, shape, bytes, bits);
+      if (swizzled && *swizzled == layout) {
+        printer << "swizzle<" << bytes << ", " << bits << ">";
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Syntax: see the attribute description.
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  bool hasShape;
+  if (parser.parseLess() || parseOptionalShape(parser, shape, hasShape))
+    return {};
+  auto emitError = [&] { return parser.emitError(loc); };
+  if (hasShape) {
+    if (parser.parseComma() || failed(verifyShape(emitError, shape)))
+      return {};
+    SMLoc nameLoc = parser.getCurrentLocation();
+    StringRef name;
+    if (succeeded(parser.parseOptionalKeyword(&name))) {
+      std::optional<Layout> layout;
+      if (name == "row_major") {
+        layout = Layout::rowMajor(ctx, shape);
+      } else if (name == "padded") {
+        int64_t pad;
+        if (parser.parseLess() || parser.parseInteger(pad) ||
+            parser.parseGreater())
+          return {};
+        if (shape.size() != 2 || pad < 0) {
+          parser.emitError(nameLoc)
+              << "expected a 2-d tile and a non-negative padding, got "
+              << shape.size() << "-d and " << pad;
+          return {};
+        }
+        layout = Layout::padded(ctx, shape, pad);
+      } else if (name == "swizzle") {
+        int64_t bytes, bits;
+        if (parser.parseLess() || parser.parseInteger(bytes) ||
+            parser.parseComma() || parser.parseInteger(bits) ||
+            parser.parseGreater())
+          return {};
+        layout = Layout::swizzled(ctx, shape, bytes, bits);
+        if (!layout) {
+          parser.emitError(nameLoc)
+              << "expected a 2-d tile with a multiple of 8 rows and of "
+                 "the swizzle width per row, swizzle bytes 32, 64 or 128 "
+                 "and element bits 8, 16, 32 or 64, got swizzle<"
+              << bytes << ", " << bits << "> of " << shape.size() << "-d tile ["
+              << shape << "]";
+          return {};
+        }
+      } else if (name == "linear") {
+        SmallVector<int64_t> bases;
+        int64_t numResults = -1;
+        auto parseBasis = [&]() -> ParseResult {
+          SmallVector<int64_t> basis;
+          if (succeeded(parser.parseOptionalLParen())) {
+            if (parser.parseCommaSeparatedList([&]() {
+                  return parser.parseInteger(basis.emplace_back());
+                }) ||
+                parser.parseRParen())
+              return failure();
+          } else if (parser.parseInteger(basis.emplace_back())) {
+            return failure();
+          }
+          if (numResults < 0)
+            numResults = basis.size();
+          if (numResults != static_cast<int64_t>(basis.size()))
+            return parser.emitError(parser.getCurrentLocation())
+                   << "expected bases of " << numResults << " values, got "
+                   << basis.size();
+          llvm::append_range(bases, basis);
+          return success();
+        };
+        // One list of bases per dimension, one basis per bit of its extent.
+        unsigned dim = 0;
+        auto parseDim = [&]() -> ParseResult {
+          SMLoc dimLoc = parser.getCurrentLocation();
+          size_t before = bases.size();
+          if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                             parseBasis))
+            return failure();
+          if (dim < shape.size() && llvm::isPowerOf2_64(shape[dim])) {
+            size_t expected = llvm::Log2_64(shape[dim]);
+            size_t got =
+                numResults > 0 ? (bases.size() - before) / numResults : 0;
+            if (got != expected)
+              return parser.emitError(dimLoc)
+                     << "expected " << expected << " bases for dimension "
+                     << dim << " of extent " << shape[dim] << ", got " << got;
+          }
+          ++dim;
+          return success();
+        };
+        if (parser.parseLess() ||
+            parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                           parseDim) ||
+            parser.parseGreater() || parser.parseGreater())
+          return {};
+        if (dim != shape.size()) {
+          parser.emitError(nameLoc) << "expected bases for " << shape.size()
+                                    << " dimensions, got " << dim;
+          return {};
+        }
+        return parser.getChecked<LayoutAttr>(
+            loc, ctx, shape, AffineMap::get(shape.size(), 0, ctx), 0u, 0u, 0u,
+            static_cast<unsigned>(std::max<int64_t>(numResults, 1)), bases);
+      } else {
+        parser.emitError(nameLoc)
+            << "expected a layout map or one of row_major, padded, "
+               "swizzle, linear, got '"
+            << name << "'";
+        return {};
+      }
+      if (name != "linear" && parser.parseGreater())
+        return {};
+      return LayoutAttr::get(ctx, *layout);
+    }
+  }
+  AffineMap map;
+  if (parser.parseAffineMap(map))
+    return {};
+  unsigned bits = 0, base = 0, shift = 0;
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("xor") || parser.parseLess() ||
+       parser.parseInteger(bits) || parser.parseComma() ||
+       parser.parseInteger(base) || parser.parseComma() ||
+       parser.parseInteger(shift) || parser.parseGreater()))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LayoutAttr>(loc, ctx, shape, map, bits, base, shift,
+                                       0u, ArrayRef<int64_t>());
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  if (!getShape().empty()) {
+    printShape(printer, getShape());
+    printer << ", ";
+    Layout layout = *getLayout();
+    if (printBuiltinLayout(printer, layout)) {
+      printer << ">";
+      return;
+    }
+    if (layout.isLinear()) {
+      printer << "linear<[";
+      unsigned bit = 0, numResults = layout.getNumResults();
+      llvm::interleaveComma(layout.getShape(), printer, [&](int64_t extent) {
+        printer << "[";
+        unsigned numBits = llvm::Log2_64(extent);
+        for (unsigned b = 0; b < numBits; ++b, ++bit) {
+          if (b)
+            printer << ", ";
+          ArrayRef<int64_t> basis =
+              layout.getBases().slice(bit * numResults, numResults);
+          if (numResults == 1) {
+            printer << basis[0];
+          } else {
+            printer << "(";
+            llvm::interleaveComma(basis, printer);
+            printer << ")";
+          }
+        }
+        printer << "]";
+      });
+      printer << "]>>";
+      return;
+    }
+  }
+  printer << getMap();
+  if (getSwizzleBits() != 0)
+    printer << ", xor<" << getSwizzleBits() << ", " << getSwizzleBase() << ", "
+            << getSwizzleShift() << ">";
+  printer << ">";
+}
+
 LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 AffineMap map) {
+                                 ArrayRef<int64_t> shape, AffineMap map,
+                                 unsigned swizzleBits, unsigned swizzleBase,
+                                 unsigned swizzleShift, unsigned linearResults,
+                                 ArrayRef<int64_t> bases) {
   if (!map)
     return emitError() << "expected a layout map";
+  if (failed(verifyShape(emitError, shape)))
+    return failure();
+  if (linearResults != 0) {
+    if (shape.empty())
+      return emitError() << "expected a shape for a linear layout";
+    unsigned numBits = 0;
+    for (int64_t extent : shape) {
+      if (!llvm::isPowerOf2_64(extent))
+        return emitError() << "expected power-of-two extents for a linear "
+                              "layout, got "
+                           << extent;
+      numBits += llvm::Log2_64(extent);
+    }
+    if (bases.size() != numBits * linearResults)
+      return emitError() << "expected " << numBits
+                         << " bases (one per input bit), got "
+                         << bases.size() / linearResults;
+    for (int64_t value : bases)
+      if (value < 0)
+        return emitError() << "expected non-negative bases, got " << value;
+    return success();
+  }
+  if (!bases.empty())
+    return emitError() << "expected no bases for an affine layout";
   if (map.getNumSymbols() != 0)
     return emitError() << "expected a layout map without symbols, got "
                        << AffineMapAttr::get(map);
-  if (map.getNumResults() != 1)
+  // A layout without a shape only exists as a buffer annotation, so it is
+  // an offset map; a shaped layout may have several results (an index
+  // transformation, the inverse of a layout).
+  if (shape.empty() && map.getNumResults() != 1)
     return emitError() << "expected a layout map with 1 result (the offset), "
                           "got "
                        << map.getNumResults();
-  return success();
+  if (map.getNumResults() < 1)
+    return emitError() << "expected a layout map with at least 1 result, got "
+                       << AffineMapAttr::get(map);
+  if (failed(verifyQuasiAffine(emitError, map)))
+    return failure();
+  if (swizzleBits != 0 && (swizzleShift < swizzleBits ||
+                           swizzleBase + swizzleShift + swizzleBits > 48))
+    return emitError() << "expected a swizzle shift of at least its bits and "
+                          "below bit 48, got xor<"
+                       << swizzleBits << ", " << swizzleBase << ", "
+                       << swizzleShift << ">";
+  if (shape.empty())
+    return success();
+  if (map.getNumDims() != shape.size())
+    return emitError() << "expected a layout map over " << shape.size()
+                       << " dimensions, got " << map.getNumDims();
+  if (getNumElements(shape) > kMaxVerifiedElements)
+    return success();
+  Layout layout = Layout::affine(
+      shape, map, Swizzle{swizzleBits, swizzleBase, swizzleShift});
+  LogicalResult result = success();
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    if (failed(result))
+      return;
+    for (int64_t value : layout.apply(coords))
+      if (value < 0) {
+        result = emitError() << "expected non-negative offsets, got " << value
+                             << " at " << coordsToString(coords);
+        return;
+      }
+  });
+  return result;
 }

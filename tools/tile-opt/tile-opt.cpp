@@ -11,9 +11,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::tile::test {
+void registerTestLayoutPass();
+} // namespace mlir::tile::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tile::registerAllTilePasses();
+  mlir::tile::test::registerTestLayoutPass();
   mlir::DialectRegistry registry;
   mlir::tile::registerKernelDialects(registry);
   return mlir::asMainReturnCode(

@@ -12,6 +12,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "tile/Dialect/Tile/Layout.h"
 
 #include "tile/Dialect/Tile/TileOpsEnums.h.inc"
 
