@@ -324,6 +324,8 @@ LogicalResult KernelOp::verify() {
                          << getThreads();
   if (getRasterizeOrder() && !getRasterizePanel())
     return emitOpError("rasterize_order requires rasterize_panel");
+  if (getRasterizePanel() && getGrid().size() < 2)
+    return emitOpError("rasterize needs a grid of at least 2 dimensions");
 
   // Extents known at compile time must be launchable: positive, and within
   // the hardware limits of each grid dimension.

@@ -216,6 +216,15 @@ func.func @kernel_too_many_threads(%n: index) {
 
 // -----
 
+func.func @kernel_rasterize_1d(%n: index) {
+  // expected-error @+1 {{'tile.kernel' op rasterize needs a grid of at least 2 dimensions}}
+  tile.kernel blocks(%bx) in (%n) threads(128) rasterize(panel = 4) {
+  }
+  return
+}
+
+// -----
+
 // rasterize_order only exists in the generic form without a panel.
 func.func @kernel_order_without_panel(%n: index) {
   // expected-error @+1 {{'tile.kernel' op rasterize_order requires rasterize_panel}}
