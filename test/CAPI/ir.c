@@ -333,10 +333,11 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
 
   // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 cluster_dims=3
   // CHECK-NEXT:   grid[0] size from <block arg>, block id is arg 0
+  // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   cluster[0] = 2
   // CHECK-NEXT:   cluster[1] = 1
   // CHECK-NEXT:   cluster[2] = 1
-  // CHECK-NEXT:   body args=1
+  // CHECK-NEXT:   body args=2
   // CHECK-NEXT: alloc space=shared
   // CHECK-NEXT:   layout #tile.layout<(d0, d1) -> (d0 * 72 + d1)>
   // CHECK-NEXT:   is tile layout=1
