@@ -1,0 +1,270 @@
+// RUN: tile-opt %s -split-input-file -tile-infer-layout | FileCheck %s
+
+// The GEMM of examples/gemm.mlir: A and B in shared memory get the NVIDIA
+// swizzle that fits their rows (64 bytes for 32 halves, 128 bytes for 128
+// halves); C gets the mma.sync accumulator, 2x2 warps of 64x64 each. Copies
+// bind 16-byte vectors (8 halves) coalesced along the rows; the copy out of
+// C follows C's fragment.
+
+// CHECK-LABEL: func.func @gemm
+// CHECK: tile.alloc {layout = #tile.layout<[128, 32], swizzle<64, 16>>}
+// CHECK: tile.alloc {layout = #tile.layout<[32, 128], swizzle<128, 16>>}
+// CHECK: tile.alloc {layout = #tile.fragment<[128, 128], mma_m16n8k16_c, repeat = [4, 8], repeat_on_thread = [2, 2]>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 mod 32) * 4 + d1 floordiv 8, (d0 floordiv 32) * 8 + d1 mod 8)>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[32, 128], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 8, (d0 floordiv 8) * 8 + d1 mod 8)>}
+// CHECK: tile.gemm
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[128, 128], mma_m16n8k16_c, repeat = [4, 8], repeat_on_thread = [2, 2]>}
+func.func @gemm(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>, %C: memref<1024x1024xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel blocks(%bx, %by) in (%c8, %c8) threads(128) {
+    %As = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x128xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<128x128xf32, #tile.fragment>
+    %m = arith.muli %by, %c128 : index
+    %n = arith.muli %bx, %c128 : index
+    tile.pipelined %k = %c0 to %c32 step %c1 stages(3) {
+      %kk = arith.muli %k, %c32 : index
+      tile.copy %A[%m, %kk] -> %As : memref<1024x1024xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %n] -> %Bs : memref<1024x1024xf16> -> memref<32x128xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%m, %n] : memref<128x128xf32, #tile.fragment> -> memref<1024x1024xf16>
+  }
+  return
+}
+
+// -----
+
+// GEMM + bias (paper Fig. 7): the loop runs where C is; the bias, read as
+// %bias[%j], is held by every thread that holds a column of C: the column
+// bits of C's threads stay, its row bits (and the row warps) become 16
+// replicas. Its 64 elements take 4 registers per thread. The copy that
+// loads it writes every replica.
+
+// CHECK-LABEL: func.func @gemm_bias
+// CHECK: %[[C:.*]] = tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>}
+// CHECK: %[[D:.*]] = tile.alloc {layout = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 floordiv 2) mod 4 + (d0 floordiv 32) * 64 + s0 * 4, d0 mod 2 + ((d0 floordiv 8) mod 4) * 2), replicate = 16>}
+// CHECK: tile.copy %{{.*}} -> %[[D]] {tile.loop = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 floordiv 2) mod 4 + (d0 floordiv 32) * 64 + s0 * 4, d0 mod 2 + ((d0 floordiv 8) mod 4) * 2), replicate = 16>}
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in (64, 64) layout(#tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>)
+// CHECK: tile.copy %[[C]] -> {{.*}} {tile.loop = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>}
+func.func @gemm_bias(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>, %bias: memref<1024xf32>, %C: memref<1024x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx, %by) in (%c8, %c8) threads(128) {
+    %As = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %Df = tile.alloc : memref<64xf32, #tile.fragment>
+    %m = arith.muli %by, %c64 : index
+    %n = arith.muli %bx, %c64 : index
+    tile.copy %A[%m, %c0] -> %As : memref<1024x1024xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %n] -> %Bs : memref<1024x1024xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf clear_accum : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %bias[%n] -> %Df : memref<1024xf32> -> memref<64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 64) {
+      %c = memref.load %Cf[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %d = memref.load %Df[%j] : memref<64xf32, #tile.fragment>
+      %s = arith.addf %c, %d : f32
+      memref.store %s, %Cf[%i, %j] : memref<64x64xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%m, %n] : memref<64x64xf32, #tile.fragment> -> memref<1024x1024xf32>
+  }
+  return
+}
+
+// -----
+
+// Softmax-style row reductions over a gemm result: the row max and row sum
+// are slices of the accumulator (the threads holding row r hold result r,
+// replicated over the 4 threads of a quad and the 2 column warps), and the
+// loops that use both run where the accumulator is.
+
+// CHECK-LABEL: func.func @gemm_softmax
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 mod 8) * 4 + (d0 floordiv 32) * 32 + s0 mod 4 + (s0 floordiv 4) * 64, (d0 floordiv 8) mod 4), replicate = 8>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 mod 8) * 4 + (d0 floordiv 32) * 32 + s0 mod 4 + (s0 floordiv 4) * 64, (d0 floordiv 8) mod 4), replicate = 8>}
+// CHECK: tile.reduce max
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>)
+// CHECK: tile.reduce sum
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>)
+func.func @gemm_softmax(%O: memref<1024x64xf32>) {
+  %c8 = arith.constant 8 : index
+  tile.kernel blocks(%bx) in (%c8) threads(128) {
+    %Qs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Ks = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %mx = tile.alloc : memref<64xf32, #tile.fragment>
+    %sum = tile.alloc : memref<64xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks -> %S transpose_b clear_accum : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.reduce max %S -> %mx dim(1) : memref<64x64xf32, #tile.fragment> -> memref<64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 64) {
+      %x = memref.load %S[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %y = memref.load %mx[%i] : memref<64xf32, #tile.fragment>
+      %d = arith.subf %x, %y : f32
+      %e = math.exp %d : f32
+      memref.store %e, %S[%i, %j] : memref<64x64xf32, #tile.fragment>
+    }
+    tile.reduce sum %S -> %sum dim(1) : memref<64x64xf32, #tile.fragment> -> memref<64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 64) {
+      %x = memref.load %S[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %y = memref.load %sum[%i] : memref<64xf32, #tile.fragment>
+      %d = arith.divf %x, %y : f32
+      memref.store %d, %S[%i, %j] : memref<64x64xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// Plain copies global -> shared -> global, nothing constrains them: each of
+// the 128 threads moves 128 * 32 / 128 = 32 halves as 4 vectors of 8
+// consecutive halves (16 bytes), threads along the rows first. The shared
+// buffer, no tensor-core operand, stays row-major.
+
+// CHECK-LABEL: func.func @copies
+// CHECK: tile.alloc {layout = #tile.layout<[128, 32], row_major>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 mod 32) * 4 + d1 floordiv 8, (d0 floordiv 32) * 8 + d1 mod 8)>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 mod 32) * 4 + d1 floordiv 8, (d0 floordiv 32) * 8 + d1 mod 8)>}
+func.func @copies(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>) {
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel blocks(%bx) in (%c8) threads(128) {
+    %S = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %m = arith.muli %bx, %c128 : index
+    %k = arith.muli %bx, %c32 : index
+    tile.copy %A[%m, %k] -> %S : memref<1024x1024xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %S -> %B[%m, %k] : memref<128x32xf16, #gpu.address_space<workgroup>> -> memref<1024x1024xf16>
+  }
+  return
+}
+
+// -----
+
+// The widest vector is only as wide as alignment allows: the origin %k is
+// a multiple of 4 only (4 halves, 8 bytes); a row of 20 floats is a
+// multiple of 4 floats; coalesced_width forces 2; f32 vectors are 4 wide.
+
+// CHECK-LABEL: func.func @vector_widths
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[16, 64], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 4, (d0 floordiv 8) * 4 + d1 mod 4)>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[16, 20], threads = 128, (d0, d1) -> (d1 floordiv 4 + d0 * 5, d1 mod 4)>}
+// CHECK: tile.copy {{.*}} {coalesced_width = 2 : i64, tile.loop = #tile.fragment<[16, 64], threads = 128, (d0, d1) -> ((d0 mod 4) * 32 + d1 floordiv 2, (d0 floordiv 4) * 2 + d1 mod 2)>}
+func.func @vector_widths(%A: memref<1024x1024xf16>, %X: memref<64x20xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %S = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %T = tile.alloc : memref<16x20xf32, #gpu.address_space<workgroup>>
+    %k = arith.muli %bx, %c4 : index
+    tile.copy %A[%c0, %k] -> %S : memref<1024x1024xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %X[%c0, %c0] -> %T : memref<64x20xf32> -> memref<16x20xf32, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %S {coalesced_width = 2} : memref<1024x1024xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A parallel loop over a fragment nothing else constrains: the loop gets
+// the coalesced binding (8 halves per vector, as the global row it reads
+// allows) and hands it to the fragment; the copy out follows the fragment.
+
+// CHECK-LABEL: func.func @free_parallel
+// CHECK: %[[F:.*]] = tile.alloc {layout = #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 16) * 8 + d1 floordiv 8, (d0 floordiv 16) * 8 + d1 mod 8)>}
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 16) * 8 + d1 floordiv 8, (d0 floordiv 16) * 8 + d1 mod 8)>)
+// CHECK: tile.copy %[[F]] {{.*}} {tile.loop = #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 16) * 8 + d1 floordiv 8, (d0 floordiv 16) * 8 + d1 mod 8)>}
+func.func @free_parallel(%A: memref<1024x64xf16>) {
+  %c8 = arith.constant 8 : index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx) in (%c8) threads(128) {
+    %F = tile.alloc : memref<64x64xf16, #tile.fragment>
+    %m = arith.muli %bx, %c64 : index
+    tile.parallel (%i, %j) in (64, 64) {
+      %r = arith.addi %i, %m : index
+      %x = memref.load %A[%r, %j] : memref<1024x64xf16>
+      memref.store %x, %F[%i, %j] : memref<64x64xf16, #tile.fragment>
+    }
+    tile.copy %F -> %A[%m, %c0] : memref<64x64xf16, #tile.fragment> -> memref<1024x64xf16>
+  }
+  return
+}
+
+// -----
+
+// A loop that reads global memory across rows (%A[%j, %i]) cannot use
+// vectors along %j.
+
+// CHECK-LABEL: func.func @transposed_read
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[32, 32], threads = 128, (d0, d1) -> ((d0 mod 4) * 32 + d1, d0 floordiv 4)>)
+func.func @transposed_read(%A: memref<32x32xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %F = tile.alloc : memref<32x32xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (32, 32) {
+      %x = memref.load %A[%j, %i] : memref<32x32xf32>
+      memref.store %x, %F[%i, %j] : memref<32x32xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// An annotated fragment wins: the copy into it and the loop over it follow
+// it, and so does the fragment the loop writes.
+
+// CHECK-LABEL: func.func @annotated
+// CHECK: tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0, d1)>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 32], threads = 64, (d0, d1) -> (d0, d1)>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[64, 32], threads = 64, (d0, d1) -> (d0, d1)>}
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 32], threads = 64, (d0, d1) -> (d0, d1)>)
+func.func @annotated(%A: memref<1024x1024xf32>) {
+  %c8 = arith.constant 8 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c8) threads(64) {
+    %F = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0, d1)>} : memref<64x32xf32, #tile.fragment>
+    %G = tile.alloc : memref<64x32xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %F : memref<1024x1024xf32> -> memref<64x32xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 32) {
+      %x = memref.load %F[%i, %j] : memref<64x32xf32, #tile.fragment>
+      memref.store %x, %G[%i, %j] : memref<64x32xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// An annotated shared layout wins over the gemm's swizzle, and an
+// annotated loop layout over the default binding; the fragment it writes
+// follows it.
+
+// CHECK-LABEL: func.func @annotated_shared
+// CHECK: tile.alloc {layout = #tile.layout<[64, 32], swizzle<32, 16>>}
+// CHECK: tile.alloc {layout = #tile.layout<[32, 64], swizzle<128, 16>>}
+// CHECK: tile.alloc {layout = #tile.fragment<[16, 32], threads = 128, (d0, d1) -> (d0 * 8 + d1 floordiv 4, d1 mod 4)>}
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[16, 32], threads = 128, (d0, d1) -> (d0 * 8 + d1 floordiv 4, d1 mod 4)>)
+func.func @annotated_shared() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc {layout = #tile.layout<[64, 32], swizzle<32, 16>>} : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %F = tile.alloc : memref<16x32xf32, #tile.fragment>
+    tile.gemm %As, %Bs -> %Cf : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    %zero = arith.constant 0.0 : f32
+    tile.parallel (%i, %j) in (16, 32) layout(#tile.fragment<threads = 128, map = (d0, d1) -> (d0 * 8 + d1 floordiv 4, d1 mod 4)>) {
+      memref.store %zero, %F[%i, %j] : memref<16x32xf32, #tile.fragment>
+    }
+  }
+  return
+}
