@@ -667,8 +667,8 @@ LogicalResult LayoutInference::inferGemm(GemmOp gemm) {
         AffineExpr reg = inner.getResult(1).replaceDims(dims);
         if (wm == 1)
           thread = thread.replaceSymbols({getAffineConstantExpr(0, ctx)});
-        fragment = Fragment::get({kDim, n}, simplifyAffineExpr(thread, 2, 1),
-                                 simplifyAffineExpr(reg, 2, 0), threads, wm);
+        fragment = Fragment::get({kDim, n}, getReadableExpr(thread, 2, 1),
+                                 getReadableExpr(reg, 2, 0), threads, wm);
         if (wn == 1 || wm == 1) {
           // Then it is a chain, and prints as one.
           BuiltinChain block;

@@ -27,10 +27,9 @@ using namespace mlir::tile;
 /// Exhaustive checks give up beyond this many (element, replica) pairs.
 static constexpr int64_t kMaxPairs = int64_t(1) << 21;
 
-/// `expr` or its simplified form, whichever prints shorter: the simplifier
-/// folds constant terms but turns `x mod c` into subtractions.
-static AffineExpr readable(AffineExpr expr, unsigned numDims) {
-  AffineExpr simplified = simplifyAffineExpr(expr, numDims, 0);
+AffineExpr mlir::tile::getReadableExpr(AffineExpr expr, unsigned numDims,
+                                       unsigned numSymbols) {
+  AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
   std::string a, b;
   llvm::raw_string_ostream osA(a), osB(b);
   expr.print(osA);
@@ -69,14 +68,14 @@ Fragment mlir::tile::getCoalescedFragment(MLIRContext *ctx,
     AffineExpr inRow = getAffineDimExpr(rank - 1, ctx).floorDiv(vector);
     AffineExpr thread = (row % rowsPerRound) * perRow + inRow;
     AffineExpr reg = row.floorDiv(rowsPerRound) * vector + lane;
-    return Fragment::get(shape, readable(thread, rank), readable(reg, rank),
-                         threads);
+    return Fragment::get(shape, getReadableExpr(thread, rank, 0),
+                         getReadableExpr(reg, rank, 0), threads);
   }
   AffineExpr thread = numVectors <= threads ? vec : vec % threads;
   AffineExpr reg =
       numVectors <= threads ? lane : vec.floorDiv(threads) * vector + lane;
-  thread = readable(thread, rank);
-  reg = readable(reg, rank);
+  thread = getReadableExpr(thread, rank, 0);
+  reg = getReadableExpr(reg, rank, 0);
   return Fragment::get(shape, thread, reg, threads);
 }
 

@@ -17,6 +17,11 @@
 namespace mlir {
 namespace tile {
 
+/// `expr` or its simplified form, whichever prints shorter: the simplifier
+/// folds constant terms but turns `x mod c` into subtractions.
+AffineExpr getReadableExpr(AffineExpr expr, unsigned numDims,
+                           unsigned numSymbols);
+
 /// The coalesced binding of a tile to `threads` threads: runs of `vector`
 /// consecutive elements of a row form vectors, numbered row-major, and
 /// vector v goes to thread v mod threads (threads along the rows first).

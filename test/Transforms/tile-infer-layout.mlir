@@ -1,4 +1,7 @@
 // RUN: tile-opt %s -split-input-file -tile-infer-layout | FileCheck %s
+// Inferred layouts are annotations a second run accepts and keeps:
+// RUN: tile-opt %s -split-input-file -tile-infer-layout -tile-infer-layout \
+// RUN:   | FileCheck %s
 
 // The GEMM of examples/gemm.mlir: A and B in shared memory get the NVIDIA
 // swizzle that fits their rows (64 bytes for 32 halves, 128 bytes for 128
@@ -265,6 +268,90 @@ func.func @annotated_shared() {
     tile.parallel (%i, %j) in (16, 32) layout(#tile.fragment<threads = 128, map = (d0, d1) -> (d0 * 8 + d1 floordiv 4, d1 mod 4)>) {
       memref.store %zero, %F[%i, %j] : memref<16x32xf32, #tile.fragment>
     }
+  }
+  return
+}
+
+// -----
+
+// Register operands (rr): A is the mma A fragment of each row warp,
+// replicated over the column warps; B the mma B fragment of each column
+// warp, replicated over the row warps (warp w0 + 2 * w1 as in C, so B is a
+// map rather than a chain). Copies into them follow them.
+
+// CHECK-LABEL: func.func @gemm_rr
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 32], mma_m16n8k16_a, repeat = [2, 2], repeat_on_thread = [2, 1], replicate = 2>}
+// CHECK: tile.alloc {layout = #tile.fragment<[32, 64], threads = 128, (d0, d1)[s0] -> ((d1 mod 8) * 4 + (d0 mod 8) floordiv 2 + (d1 floordiv 32) * 64 + s0 * 32, d0 mod 2 + ((d0 mod 16) floordiv 8) * 2 + ((d1 mod 32) floordiv 8) * 4 + (d0 floordiv 16) * 16), replicate = 2>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [2, 4], repeat_on_thread = [2, 2]>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[64, 32], mma_m16n8k16_a, repeat = [2, 2], repeat_on_thread = [2, 1], replicate = 2>}
+func.func @gemm_rr(%A: memref<256x256xf16>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Af = tile.alloc : memref<64x32xf16, #tile.fragment>
+    %Bf = tile.alloc : memref<32x64xf16, #tile.fragment>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Af : memref<256x256xf16> -> memref<64x32xf16, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Bf : memref<256x256xf16> -> memref<32x64xf16, #tile.fragment>
+    tile.gemm %Af, %Bf -> %Cf : memref<64x32xf16, #tile.fragment>, memref<32x64xf16, #tile.fragment> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// tf32 (f32 operands, 128-byte rows, B stored N x K) with full_row: four
+// warps of 16 rows each. int8 with full_col and B in registers: the
+// m16n8k32 B fragment, four warps of 16 columns. Accumulators of every
+// mma shape place elements alike and print as mma_m16n8k16_c.
+
+// CHECK-LABEL: func.func @gemm_variants
+// CHECK: tile.alloc {layout = #tile.layout<[64, 32], swizzle<128, 32>>}
+// CHECK: tile.alloc {layout = #tile.layout<[64, 32], swizzle<128, 32>>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [1, 8], repeat_on_thread = [4, 1]>}
+// CHECK: tile.alloc {layout = #tile.layout<[64, 64], swizzle<64, 8>>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k32_b, repeat = [2, 2], repeat_on_thread = [1, 4]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [4, 2], repeat_on_thread = [1, 4]>}
+func.func @gemm_variants() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row) : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    %Ai = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Bi = tile.alloc : memref<64x64xi8, #tile.fragment>
+    %Ci = tile.alloc : memref<64x64xi32, #tile.fragment>
+    tile.gemm %Ai, %Bi -> %Ci policy(full_col) : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<64x64xi8, #tile.fragment> -> memref<64x64xi32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Tile operators over shared memory get a tile.loop: fill, a reduction
+// into a fragment (whose result is the slice of that binding), an atomic.
+// A copy into a per-thread buffer runs on every thread.
+
+// CHECK-LABEL: func.func @shared_and_local
+// CHECK: tile.alloc {layout = #tile.layout<[64, 64], row_major>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 mod 8) * 16 + s0, d0 floordiv 8), replicate = 16>}
+// CHECK: tile.fill {{.*}} {tile.loop = #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 4, (d0 floordiv 8) * 4 + d1 mod 4)>}
+// CHECK: tile.reduce {{.*}} {tile.loop = #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 4, (d0 floordiv 8) * 4 + d1 mod 4)>}
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[4], threads = 128, (d0)[s0] -> (s0, d0), replicate = 128>}
+// CHECK: tile.atomic {{.*}} {tile.loop = #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 4, (d0 floordiv 8) * 4 + d1 mod 4)>}
+func.func @shared_and_local(%A: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %S = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %R = tile.alloc : memref<64xf32, #tile.fragment>
+    %L = tile.alloc : memref<4xf32, #gpu.address_space<private>>
+    %z = arith.constant 0.0 : f32
+    tile.fill %S, %z : memref<64x64xf32, #gpu.address_space<workgroup>>
+    tile.reduce sum %S -> %R dim(1) : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %L : memref<64x64xf32> -> memref<4xf32, #gpu.address_space<private>>
+    tile.atomic add %S -> %A[%c0, %c0] : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32>
   }
   return
 }

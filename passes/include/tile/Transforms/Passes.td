@@ -74,7 +74,7 @@ def TileInferLayout : Pass<"tile-infer-layout"> {
 
     Example: `tile.copy %A[%m, %k] -> %As` of a 128x32 f16 tile by 128
     threads gets
-    `{tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 * 4 + d1 floordiv 8) mod 128, (d0 floordiv 32) * 8 + d1 mod 8)>}`:
+    `{tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 mod 32) * 4 + d1 floordiv 8, (d0 floordiv 32) * 8 + d1 mod 8)>}`:
     four 16-byte vectors per thread, threads along the rows first.
   }];
   let options = [
