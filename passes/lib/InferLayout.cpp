@@ -196,6 +196,12 @@ LogicalResult LayoutInference::collect() {
       MemorySpace space = getMemorySpace(type);
       if (space != MemorySpace::Fragment && space != MemorySpace::Shared)
         return WalkResult::advance();
+      if (type.getRank() == 0) {
+        alloc.emitOpError() << "layout inference needs tiles of rank 1 or "
+                               "more, got "
+                            << type << " (a one-element tile is memref<1x...>)";
+        return WalkResult::interrupt();
+      }
       Buffer buffer;
       buffer.space = space;
       if (Attribute attr = alloc.getLayoutAttr()) {
@@ -410,6 +416,9 @@ LogicalResult LayoutInference::collectLoop(Operation *op) {
     src = buffer;
     shape = llvm::to_vector(type.getShape());
   }
+  if (shape.empty())
+    return op->emitOpError()
+           << "layout inference needs tiles of rank 1 or more";
   site.shape = shape;
   int64_t bytes = elementBytes(src.getType());
   if (dst)
@@ -761,7 +770,8 @@ LogicalResult LayoutInference::inferLoops(bool &progress) {
         std::optional<Fragment> layout = buffer->fragment->compose(
             Layout::affine(site.shape,
                            AffineMap::get(site.shape.size(), 0, results, ctx)));
-        if (!layout)
+        // A loop wider than the fragment would run two points in one slot.
+        if (!layout || !layout->isInjective())
           continue;
         site.layout = layout;
         site.source = {site.op, "the loop over " + name(access.buffer)};

@@ -242,3 +242,26 @@ func.func @slice_not_power_of_two(%X: memref<96x64xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @rank_zero(%A: memref<f32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    // expected-error @below {{'tile.alloc' op layout inference needs tiles of rank 1 or more, got 'memref<f32, #tile.fragment>' (a one-element tile is memref<1x...>)}}
+    %F = tile.alloc : memref<f32, #tile.fragment>
+    tile.copy %A -> %F : memref<f32> -> memref<f32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @rank_zero_copy(%A: memref<f32>, %B: memref<f32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    // expected-error @below {{'tile.copy' op layout inference needs tiles of rank 1 or more}}
+    tile.copy %A -> %B : memref<f32> -> memref<f32>
+  }
+  return
+}
