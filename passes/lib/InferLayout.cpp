@@ -845,7 +845,7 @@ LogicalResult LayoutInference::checkAll() {
         return failure();
       }
       InFlightDiagnostic diag = site.op->emitOpError();
-      diag << "runs as " << FragmentAttr::get(ctx, *site.layout) << " ("
+      diag << "runs as " << FragmentAttr::get(ctx, *site.layout) << " (from "
            << site.source.why << "), which cannot "
            << (access.write ? "write " : "read ") << name(access.buffer)
            << " laid out as " << FragmentAttr::get(ctx, *buffer->fragment)

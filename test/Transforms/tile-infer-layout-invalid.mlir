@@ -265,3 +265,35 @@ func.func @rank_zero_copy(%A: memref<f32>, %B: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// When the layout a loop implies has no affine form (a slice of a tile
+// whose extents are not powers of two), the error gives the loop's binding.
+func.func @loop_cannot_read() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    // expected-note @below {{%0 gets its layout here, from its layout annotation}}
+    %F = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0) -> (d0, 0)>} : memref<8xf32, #tile.fragment>
+    %G = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0 * 8 + d1, 0)>} : memref<6x8xf32, #tile.fragment>
+    // expected-error @below {{'tile.parallel' op runs as #tile.fragment<[6, 8], threads = 64, (d0, d1) -> (d0 * 8 + d1, 0)> (from the loop over %1), which cannot read %0 laid out as #tile.fragment<[8], threads = 64, (d0) -> (d0, 0)> by tile.alloc at}}
+    tile.parallel (%i, %j) in (6, 8) {
+      %x = memref.load %F[%j] : memref<8xf32, #tile.fragment>
+      memref.store %x, %G[%i, %j] : memref<6x8xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_cannot_combine() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %S = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0 * 8 + d1, 0)>} : memref<6x8xf32, #tile.fragment>
+    %m = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0) -> (d0 + 1, 0)>} : memref<6xf32, #tile.fragment>
+    // expected-error @below {{'tile.reduce' op cannot combine %0 laid out as #tile.fragment<[6, 8], threads = 64, (d0, d1) -> (d0 * 8 + d1, 0)> into %1 laid out as #tile.fragment<[6], threads = 64, (d0) -> (d0 + 1, 0)> by tile.alloc at}}
+    tile.reduce sum %S -> %m dim(1) : memref<6x8xf32, #tile.fragment> -> memref<6xf32, #tile.fragment>
+  }
+  return
+}
