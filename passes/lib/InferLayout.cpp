@@ -76,6 +76,8 @@ struct LoopSite {
   Value from;
   /// Per-thread operands: every thread runs every point.
   bool everyThread = false;
+  /// Shared operands, whose layouts must keep vectors contiguous.
+  SmallVector<Value, 2> sharedOperands;
 };
 
 class LayoutInference {
@@ -166,6 +168,28 @@ static int64_t knownDivisor(Value value, int depth = 0) {
     return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
                     knownDivisor(def->getOperand(1), depth + 1));
   return 1;
+}
+
+/// True when every run of `vector` elements along the innermost dimension,
+/// starting at a multiple of `vector`, sits at `vector` consecutive offsets
+/// starting at a multiple of `vector`.
+static bool keepsVectors(const Layout &layout, int64_t vector) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.empty() || shape.back() % vector != 0 ||
+      getNumElements(shape) > (int64_t(1) << 20))
+    return false;
+  bool ok = true;
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    if (!ok)
+      return;
+    int64_t lane = coords.back() % vector;
+    int64_t offset = layout.apply(coords)[0];
+    SmallVector<int64_t> first(coords.begin(), coords.end());
+    first.back() -= lane;
+    int64_t base = layout.apply(first)[0];
+    ok = base % vector == 0 && offset == base + lane;
+  });
+  return ok;
 }
 
 /// Largest power of two dividing both.
@@ -441,6 +465,8 @@ LogicalResult LayoutInference::collectLoop(Operation *op) {
     }
     if (space == MemorySpace::Global || space == MemorySpace::Shared) {
       vector = alignForOperand(vector, type, operand.indices);
+      if (space == MemorySpace::Shared)
+        site.sharedOperands.push_back(operand.value);
       continue;
     }
     FailureOr<bool> isFragment = fragmentBuffer(operand.value);
@@ -819,7 +845,18 @@ LogicalResult LayoutInference::propagate() {
 Fragment LayoutInference::defaultBinding(LoopSite &site) {
   if (site.everyThread)
     return getEveryThreadFragment(ctx, site.shape, threads);
-  return getCoalescedFragment(ctx, site.shape, threads, site.vector);
+  // A vector must stay one aligned run of offsets in every shared
+  // operand's layout (swizzles move 16-byte chunks whole; annotations may
+  // not).
+  int64_t vector = site.vector;
+  for (Value shared : site.sharedOperands) {
+    Buffer *buffer = lookup(shared);
+    if (!buffer || !buffer->layout)
+      continue;
+    while (vector > 1 && !keepsVectors(*buffer->layout, vector))
+      vector /= 2;
+  }
+  return getCoalescedFragment(ctx, site.shape, threads, vector);
 }
 
 LogicalResult LayoutInference::checkAll() {

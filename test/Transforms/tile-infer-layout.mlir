@@ -355,3 +355,23 @@ func.func @shared_and_local(%A: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+// A shared layout that scatters elements limits the vector: here every
+// pair of columns is swapped, so only single elements stay contiguous...
+// CHECK-LABEL: func.func @scattering_layout
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[8, 16], threads = 128, (d0, d1) -> (d1 + d0 * 16, 0)>}
+// ...while the 128-byte swizzle keeps 16-byte chunks whole.
+// CHECK: tile.copy {{.*}} {tile.loop = #tile.fragment<[8, 64], threads = 128, (d0, d1) -> (d1 floordiv 8 + d0 * 8, d1 mod 8)>}
+func.func @scattering_layout(%A: memref<64x64xf16>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %S = tile.alloc {layout = #tile.layout<(d0, d1) -> (d0 * 16 + (d1 floordiv 2) * 2 + 1 - d1 mod 2)>} : memref<8x16xf16, #gpu.address_space<workgroup>>
+    %T = tile.alloc {layout = #tile.layout<[8, 64], swizzle<128, 16>>} : memref<8x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %S : memref<64x64xf16> -> memref<8x16xf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %T : memref<64x64xf16> -> memref<8x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
