@@ -122,6 +122,7 @@ private:
                              options.vectorBytes / std::max<int64_t>(1, bytes));
   }
   Fragment defaultBinding(LoopSite &site);
+  std::optional<Fragment> spreadOverReplicas(LoopSite &site);
 
   KernelOp kernel;
   const InferLayoutOptions &options;
@@ -842,6 +843,64 @@ LogicalResult LayoutInference::propagate() {
   return success();
 }
 
+/// A loop that reads a laid-out fragment through fewer dimensions than it
+/// has (a row vector broadcast over a tile) runs each point on a thread
+/// holding that element: the replicas of the element share the points
+/// (round robin over the other dimensions), which take new registers.
+std::optional<Fragment> LayoutInference::spreadOverReplicas(LoopSite &site) {
+  for (const Access &access : site.accesses) {
+    Buffer *buffer = lookup(access.buffer);
+    if (!buffer->fragment)
+      continue;
+    const Fragment &held = *buffer->fragment;
+    // Loop dimensions the access does not use, and its coordinates.
+    SmallVector<AffineExpr> coords;
+    SmallVector<bool> used(site.shape.size(), false);
+    for (int64_t i : access.index) {
+      if (i >= 0) {
+        if (used[i])
+          return std::nullopt;
+        used[i] = true;
+      }
+      coords.push_back(i >= 0 ? getAffineDimExpr(i, ctx)
+                              : getAffineConstantExpr(-1 - i, ctx));
+    }
+    AffineExpr rest = getAffineConstantExpr(0, ctx);
+    int64_t restPoints = 1;
+    for (int64_t d = site.shape.size() - 1; d >= 0; --d) {
+      if (used[d])
+        continue;
+      rest = rest + getAffineDimExpr(d, ctx) * restPoints;
+      restPoints *= site.shape[d];
+    }
+    if (restPoints == 1)
+      continue;
+    int64_t replicas = held.getReplicate();
+    int64_t share = std::min(replicas, restPoints);
+    if (restPoints % share != 0)
+      continue;
+    SmallVector<AffineExpr> replica = {rest % share};
+    AffineExpr thread = held.getMap().getResult(0).replaceDimsAndSymbols(
+        coords, share == 1
+                    ? SmallVector<AffineExpr>{getAffineConstantExpr(0, ctx)}
+                    : replica);
+    AffineExpr reg = held.getMap().getResult(1).replaceDimsAndSymbols(
+                         coords, {getAffineConstantExpr(0, ctx)}) *
+                         (restPoints / share) +
+                     rest.floorDiv(share);
+    unsigned rank = site.shape.size();
+    Fragment loop = Fragment::get(site.shape, getReadableExpr(thread, rank, 0),
+                                  getReadableExpr(reg, rank, 0), threads);
+    if (!loop.isInjective())
+      continue;
+    site.source = {site.op, "the loop over " + name(access.buffer) +
+                                ", spread over its replicas"};
+    site.from = access.buffer;
+    return loop;
+  }
+  return std::nullopt;
+}
+
 Fragment LayoutInference::defaultBinding(LoopSite &site) {
   if (site.everyThread)
     return getEveryThreadFragment(ctx, site.shape, threads);
@@ -966,8 +1025,12 @@ LogicalResult LayoutInference::run() {
     auto freeLoop =
         llvm::find_if(loops, [](const LoopSite &site) { return !site.layout; });
     if (freeLoop != loops.end()) {
-      freeLoop->layout = defaultBinding(*freeLoop);
-      freeLoop->source = {freeLoop->op, "its default thread binding"};
+      if (std::optional<Fragment> spread = spreadOverReplicas(*freeLoop)) {
+        freeLoop->layout = spread;
+      } else {
+        freeLoop->layout = defaultBinding(*freeLoop);
+        freeLoop->source = {freeLoop->op, "its default thread binding"};
+      }
       if (failed(propagate()))
         return failure();
       continue;

@@ -375,3 +375,31 @@ func.func @scattering_layout(%A: memref<64x64xf16>) {
   }
   return
 }
+
+// -----
+
+// A row vector broadcast over a new tile: the loop reads only the row max,
+// replicated over 8 threads per row, so each replica takes every 8th
+// column of the row (16 registers per thread, none wasted); the tile it
+// writes follows the loop.
+
+// CHECK-LABEL: func.func @broadcast_row
+// CHECK: %[[O:.*]] = tile.alloc {layout = #tile.fragment<[64, 32], threads = 128, (d0, d1) -> ((d0 mod 8) * 4 + (d0 floordiv 32) * 32 + d1 mod 4 + ((d1 mod 8) floordiv 4) * 64, ((d0 floordiv 8) mod 4) * 4 + d1 floordiv 8)>}
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 32], threads = 128, (d0, d1) -> ((d0 mod 8) * 4 + (d0 floordiv 32) * 32 + d1 mod 4 + ((d1 mod 8) floordiv 4) * 64, ((d0 floordiv 8) mod 4) * 4 + d1 floordiv 8)>)
+func.func @broadcast_row() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %mx = tile.alloc : memref<64xf32, #tile.fragment>
+    %O = tile.alloc : memref<64x32xf32, #tile.fragment>
+    tile.gemm %As, %Bs -> %S : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.reduce max %S -> %mx dim(1) : memref<64x64xf32, #tile.fragment> -> memref<64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 32) {
+      %m = memref.load %mx[%i] : memref<64xf32, #tile.fragment>
+      memref.store %m, %O[%i, %j] : memref<64x32xf32, #tile.fragment>
+    }
+  }
+  return
+}
