@@ -1031,6 +1031,10 @@ LogicalResult LayoutInference::run() {
         freeLoop->layout = defaultBinding(*freeLoop);
         freeLoop->source = {freeLoop->op, "its default thread binding"};
       }
+      if (!freeLoop->layout->isInjective())
+        return freeLoop->op->emitOpError()
+               << "would run as " << FragmentAttr::get(ctx, *freeLoop->layout)
+               << ", which places two points in one register";
       if (failed(propagate()))
         return failure();
       continue;

@@ -403,3 +403,41 @@ func.func @broadcast_row() {
   }
   return
 }
+
+// -----
+
+// FlashAttention-style: S = Q K^T (full_row), the row max of S, P = exp(S -
+// max) in f16, O += P V with P in registers. P is the mma A fragment of
+// the second gemm (decided first); the loop runs where S is, and S and P
+// put every element on the same thread, so no data moves between them.
+
+// CHECK-LABEL: func.func @attention
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [1, 8], repeat_on_thread = [4, 1]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_a, repeat = [1, 4], repeat_on_thread = [4, 1]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [1, 8], repeat_on_thread = [4, 1]>}
+// CHECK: tile.alloc {layout = #tile.fragment<[64], threads = 128, (d0)[s0] -> ((d0 mod 8) * 4 + (d0 floordiv 16) * 32 + s0, (d0 floordiv 8) mod 2), replicate = 4>}
+// CHECK: tile.parallel {{.*}} layout(#tile.fragment<[64, 64], mma_m16n8k16_c, repeat = [1, 8], repeat_on_thread = [4, 1]>)
+func.func @attention() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Q = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %K = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %V = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %P = tile.alloc : memref<64x64xf16, #tile.fragment>
+    %O = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %mx = tile.alloc : memref<64xf32, #tile.fragment>
+    tile.gemm %Q, %K -> %S transpose_b clear_accum policy(full_row) : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.reduce max %S -> %mx dim(1) : memref<64x64xf32, #tile.fragment> -> memref<64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 64) {
+      %x = memref.load %S[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %m = memref.load %mx[%i] : memref<64xf32, #tile.fragment>
+      %d = arith.subf %x, %m : f32
+      %e = math.exp %d : f32
+      %h = arith.truncf %e : f32 to f16
+      memref.store %h, %P[%i, %j] : memref<64x64xf16, #tile.fragment>
+    }
+    tile.gemm %P, %V -> %O policy(full_row) : memref<64x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
