@@ -25,6 +25,7 @@ using namespace mlir;
 
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToNVVMPipelineOptions &options) {
+  pm.addPass(createTileInferLayout({options.chip, /*vectorBytes=*/16}));
   if (options.checkResources) {
     TileCheckResourcesOptions check;
     check.chip = options.chip;

@@ -44,4 +44,49 @@ def TileCheckResources : Pass<"tile-check-resources"> {
   ];
 }
 
+def TileInferLayout : Pass<"tile-infer-layout"> {
+  let summary = "infer fragment layouts, shared-memory layouts and thread bindings";
+  let description = [{
+    Layout inference (TileLang paper §4.2). For every `tile.kernel`, picks
+    by priority level, each iterated to a fixed point:
+
+    1. `tile.gemm`: the C fragment (the mma.sync accumulator repeated over
+       the warps by `policy` and over registers to cover the tile), mma
+       A/B fragments for register operands, NVIDIA swizzles (128, 64 or
+       32 bytes by row width) for shared operands;
+    2. `tile.reduce` / `tile.cumsum`: the result of a reduction is the
+       slice of the source's fragment, replicated over the threads that
+       share a row;
+    3. `tile.parallel` and copies: a loop runs each point on the threads
+       that hold the fragments it touches; fragments it reaches first get
+       the layout the loop implies (a bias read as `bias[j]` in a loop over
+       a gemm result is replicated over the threads sharing a column);
+    4. everything left free: a coalesced thread binding with the widest
+       legal vector (`vector-bytes`), one loop or buffer at a time, each
+       followed by levels 2 and 3 again.
+
+    User `layout` annotations (on `tile.alloc` and `tile.parallel`) and
+    existing `tile.loop` attributes win and are checked. A requirement that
+    contradicts one already made is an error at the op that makes it,
+    naming the buffer and both layouts.
+
+    The result is the layout contract of docs/Layouts.md: `layout` on every
+    fragment and shared `tile.alloc` and every `tile.parallel`, `tile.loop`
+    on copies, atomics and on reduce, cumsum, fill and clear over shared
+    memory.
+
+    Example: `tile.copy %A[%m, %k] -> %As` of a 128x32 f16 tile by 128
+    threads gets
+    `{tile.loop = #tile.fragment<[128, 32], threads = 128, (d0, d1) -> ((d0 mod 32) * 4 + d1 floordiv 8, (d0 floordiv 32) * 8 + d1 mod 8)>}`:
+    four 16-byte vectors per thread, threads along the rows first.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "target chip (sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100): picks "
+           "the tensor-core fragments of gemm operands">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "widest vector access of one thread, in bytes (a power of two)">
+  ];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

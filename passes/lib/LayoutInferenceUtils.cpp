@@ -1,0 +1,392 @@
+//===- LayoutInferenceUtils.cpp - fragments that layout inference builds --===//
+//
+// The fragment constructions of layout inference that do not depend on the
+// IR: coalesced thread bindings, slices of a fragment along some of its
+// dimensions (a row reduction's result, a bias read in a loop over a gemm
+// result) and the check that a loop's thread binding can touch a fragment.
+//
+// Slices go through the GF(2) form of a fragment: for power-of-two tiles,
+// the built-in chains and the coalesced bindings send every coordinate bit
+// to one bit of the thread or of the register. Dropping a dimension turns
+// its thread bits into replicas and forgets its register bits; the
+// remaining register bits are renumbered densely.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutInferenceUtils.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Exhaustive checks give up beyond this many (element, replica) pairs.
+static constexpr int64_t kMaxPairs = int64_t(1) << 21;
+
+AffineExpr mlir::tile::getReadableExpr(AffineExpr expr, unsigned numDims,
+                                       unsigned numSymbols) {
+  AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
+  std::string a, b;
+  llvm::raw_string_ostream osA(a), osB(b);
+  expr.print(osA);
+  simplified.print(osB);
+  return b.size() < a.size() ? simplified : expr;
+}
+
+Fragment mlir::tile::getCoalescedFragment(MLIRContext *ctx,
+                                          ArrayRef<int64_t> shape,
+                                          int64_t threads, int64_t vector) {
+  unsigned rank = shape.size();
+  int64_t inner = shape.back();
+  // Vectors are numbered row-major, the vector index taking the place of
+  // the innermost coordinate; vector v goes to thread v mod threads.
+  AffineExpr vec = getAffineConstantExpr(0, ctx);
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    AffineExpr dim = getAffineDimExpr(d, ctx);
+    AffineExpr coord = d == rank - 1 && vector > 1 ? dim.floorDiv(vector) : dim;
+    vec = vec + coord * stride;
+    stride *= d == rank - 1 ? inner / vector : shape[d];
+  }
+  int64_t numVectors = stride;
+  AffineExpr lane = getAffineDimExpr(rank - 1, ctx) % vector;
+  int64_t perRow = inner / vector;
+  if (rank >= 2 && numVectors > threads && threads % perRow == 0) {
+    // Whole rows per round of threads: say it with the row index, which
+    // reads better than the vector index.
+    AffineExpr row = getAffineConstantExpr(0, ctx);
+    int64_t rowStride = 1;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      row = row + getAffineDimExpr(d, ctx) * rowStride;
+      rowStride *= shape[d];
+    }
+    int64_t rowsPerRound = threads / perRow;
+    AffineExpr inRow = getAffineDimExpr(rank - 1, ctx).floorDiv(vector);
+    AffineExpr thread = (row % rowsPerRound) * perRow + inRow;
+    AffineExpr reg = row.floorDiv(rowsPerRound) * vector + lane;
+    return Fragment::get(shape, getReadableExpr(thread, rank, 0),
+                         getReadableExpr(reg, rank, 0), threads);
+  }
+  AffineExpr thread = numVectors <= threads ? vec : vec % threads;
+  AffineExpr reg =
+      numVectors <= threads ? lane : vec.floorDiv(threads) * vector + lane;
+  thread = getReadableExpr(thread, rank, 0);
+  reg = getReadableExpr(reg, rank, 0);
+  return Fragment::get(shape, thread, reg, threads);
+}
+
+Fragment mlir::tile::getEveryThreadFragment(MLIRContext *ctx,
+                                            ArrayRef<int64_t> shape,
+                                            int64_t threads) {
+  AffineExpr linear = getAffineConstantExpr(0, ctx);
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    linear = linear + getAffineDimExpr(d, ctx) * stride;
+    stride *= shape[d];
+  }
+  return Fragment::get(shape, getAffineSymbolExpr(0, ctx), linear, threads,
+                       threads);
+}
+
+namespace {
+/// A fragment over a power-of-two tile in GF(2) form: for every bit of
+/// every dimension (dimension 0 first, least significant first) the
+/// thread and register it contributes, and for every bit of the replica
+/// index the thread it contributes.
+struct BitFragment {
+  SmallVector<int64_t> shape;
+  SmallVector<std::pair<int64_t, int64_t>> bits;
+  SmallVector<int64_t> replicaBits;
+};
+} // namespace
+
+static int64_t log2Exact(int64_t n) {
+  return llvm::isPowerOf2_64(n) ? static_cast<int64_t>(llvm::Log2_64(n)) : -1;
+}
+
+/// The GF(2) form of `fragment`, when it has one (checked on every
+/// coordinate).
+static std::optional<BitFragment> toBits(const Fragment &fragment) {
+  ArrayRef<int64_t> shape = fragment.getShape();
+  int64_t replicas = fragment.getReplicate();
+  if (log2Exact(replicas) < 0 ||
+      llvm::any_of(shape, [](int64_t e) { return log2Exact(e) < 0; }))
+    return std::nullopt;
+  if (getNumElements(shape) > kMaxPairs / replicas)
+    return std::nullopt;
+  BitFragment result;
+  result.shape.assign(shape.begin(), shape.end());
+  SmallVector<int64_t> coords(shape.size(), 0);
+  if (fragment.getThread(coords) != 0 || fragment.getRegister(coords) != 0)
+    return std::nullopt;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    for (int64_t b = 0; b < log2Exact(shape[d]); ++b) {
+      coords[d] = int64_t(1) << b;
+      result.bits.push_back(
+          {fragment.getThread(coords), fragment.getRegister(coords)});
+      coords[d] = 0;
+    }
+  }
+  for (int64_t b = 0; b < log2Exact(replicas); ++b)
+    result.replicaBits.push_back(fragment.getThread(coords, int64_t(1) << b));
+  bool linear = true;
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> point) {
+    if (!linear)
+      return;
+    int64_t thread = 0, reg = 0;
+    unsigned bit = 0;
+    for (unsigned d = 0; d < point.size(); ++d) {
+      for (int64_t b = 0; b < log2Exact(shape[d]); ++b, ++bit) {
+        if (point[d] >> b & 1) {
+          thread ^= result.bits[bit].first;
+          reg ^= result.bits[bit].second;
+        }
+      }
+    }
+    if (fragment.getRegister(point) != reg) {
+      linear = false;
+      return;
+    }
+    for (int64_t rep = 0; rep < replicas; ++rep) {
+      int64_t t = thread;
+      for (unsigned b = 0; b < result.replicaBits.size(); ++b)
+        if (rep >> b & 1)
+          t ^= result.replicaBits[b];
+      if (fragment.getThread(point, rep) != t) {
+        linear = false;
+        return;
+      }
+    }
+  });
+  if (!linear)
+    return std::nullopt;
+  return result;
+}
+
+namespace {
+/// Builds a sum of bit fields: input bits that land on single output bits,
+/// grouped into runs of consecutive input and output bits.
+struct BitSum {
+  AffineExpr sum;
+  // The run being built: input bits [runLow, runLow + runLen) of `runVar`
+  // land on output bits from `runOut`.
+  AffineExpr runVar;
+  int64_t runLow = 0, runLen = 0, runOut = 0, varBits = 0;
+
+  explicit BitSum(MLIRContext *ctx) : sum(getAffineConstantExpr(0, ctx)) {}
+
+  void flush() {
+    if (runLen == 0)
+      return;
+    AffineExpr field = runVar;
+    if (runLow > 0)
+      field = field.floorDiv(int64_t(1) << runLow);
+    if (runLow + runLen < varBits)
+      field = field % (int64_t(1) << runLen);
+    sum = sum + field * (int64_t(1) << runOut);
+    runLen = 0;
+  }
+  /// Adds input bit `bit` of `var` (which has `bits` bits) landing on
+  /// output bit `out`.
+  void add(AffineExpr var, int64_t bits, int64_t bit, int64_t out) {
+    if (runLen && var == runVar && bit == runLow + runLen &&
+        out == runOut + runLen) {
+      ++runLen;
+      return;
+    }
+    flush();
+    runVar = var;
+    varBits = bits;
+    runLow = bit;
+    runLen = 1;
+    runOut = out;
+  }
+};
+} // namespace
+
+FailureOr<Fragment> mlir::tile::sliceFragment(const Fragment &loop,
+                                              ArrayRef<int64_t> index,
+                                              ArrayRef<int64_t> shape,
+                                              std::string &reason) {
+  MLIRContext *ctx = loop.getContext();
+  ArrayRef<int64_t> loopShape = loop.getShape();
+  unsigned rank = shape.size();
+  for (unsigned k = 0; k < rank; ++k) {
+    if (index[k] >= 0 ? loopShape[index[k]] != shape[k] : shape[k] != 1) {
+      reason = "the loop does not cover the buffer";
+      return failure();
+    }
+  }
+  // A permutation of the loop's dimensions keeps the placement as it is.
+  SmallVector<int64_t> dims(index.begin(), index.end());
+  llvm::sort(dims);
+  bool permutation = rank == loopShape.size();
+  for (unsigned k = 0; k < rank && permutation; ++k)
+    permutation = dims[k] == static_cast<int64_t>(k);
+  if (permutation) {
+    SmallVector<AffineExpr> results(rank);
+    for (unsigned k = 0; k < rank; ++k)
+      results[index[k]] = getAffineDimExpr(k, ctx);
+    std::optional<Fragment> composed = loop.compose(
+        Layout::affine(shape, AffineMap::get(rank, 0, results, ctx)));
+    if (!composed) {
+      reason = "the loop layout cannot be permuted";
+      return failure();
+    }
+    return *composed;
+  }
+
+  std::optional<BitFragment> bits = toBits(loop);
+  if (!bits) {
+    reason = "slicing needs a power-of-two tile whose layout sends each "
+             "coordinate bit to one thread or register bit";
+    return failure();
+  }
+  // Where each loop dimension's bits start in bits->bits.
+  SmallVector<int64_t> firstBit;
+  int64_t total = 0;
+  for (int64_t extent : loopShape) {
+    firstBit.push_back(total);
+    total += log2Exact(extent);
+  }
+  // Thread bits of the dropped dimensions (and the loop's replicas) become
+  // replicas; keep an independent set of them.
+  SmallVector<int64_t> replicaBits;
+  auto addReplica = [&](int64_t thread) {
+    int64_t reduced = thread;
+    for (int64_t basis : replicaBits)
+      reduced = std::min(reduced, reduced ^ basis);
+    if (reduced != 0)
+      replicaBits.push_back(thread);
+  };
+  for (unsigned d = 0; d < loopShape.size(); ++d) {
+    if (llvm::is_contained(index, static_cast<int64_t>(d)))
+      continue;
+    for (int64_t b = 0; b < log2Exact(loopShape[d]); ++b)
+      if (int64_t thread = bits->bits[firstBit[d] + b].first)
+        addReplica(thread);
+  }
+  for (int64_t thread : bits->replicaBits)
+    addReplica(thread);
+  // Renumber the kept register bits densely.
+  SmallVector<int64_t> regBits;
+  for (unsigned k = 0; k < rank; ++k) {
+    if (index[k] < 0)
+      continue;
+    for (int64_t b = 0; b < log2Exact(shape[k]); ++b)
+      if (int64_t reg = bits->bits[firstBit[index[k]] + b].second)
+        regBits.push_back(reg);
+  }
+  auto isBit = [](int64_t v) { return v == 0 || llvm::isPowerOf2_64(v); };
+  if (!llvm::all_of(regBits, isBit) || !llvm::all_of(replicaBits, isBit)) {
+    reason = "the layout mixes coordinate bits";
+    return failure();
+  }
+  llvm::sort(regBits);
+  regBits.erase(llvm::unique(regBits), regBits.end());
+  auto denseReg = [&](int64_t reg) {
+    return static_cast<int64_t>(llvm::lower_bound(regBits, reg) -
+                                regBits.begin());
+  };
+
+  BitSum thread(ctx), reg(ctx);
+  for (unsigned k = 0; k < rank; ++k) {
+    if (index[k] < 0)
+      continue;
+    AffineExpr dim = getAffineDimExpr(k, ctx);
+    int64_t numBits = log2Exact(shape[k]);
+    for (int64_t b = 0; b < numBits; ++b) {
+      auto [t, r] = bits->bits[firstBit[index[k]] + b];
+      if (!isBit(t)) {
+        reason = "the layout mixes coordinate bits";
+        return failure();
+      }
+      if (t)
+        thread.add(dim, numBits, b, llvm::Log2_64(t));
+      if (r)
+        reg.add(dim, numBits, b, denseReg(r));
+    }
+  }
+  AffineExpr replica = getAffineSymbolExpr(0, ctx);
+  for (unsigned b = 0; b < replicaBits.size(); ++b)
+    thread.add(replica, replicaBits.size(), b, llvm::Log2_64(replicaBits[b]));
+  thread.flush();
+  reg.flush();
+  Fragment result = Fragment::get(shape, thread.sum, reg.sum, loop.getThreads(),
+                                  int64_t(1) << replicaBits.size());
+  if (!result.isInjective()) {
+    reason = "the slice would place two elements in one register";
+    return failure();
+  }
+  return result;
+}
+
+/// The coordinates of the buffer element that loop point `point` touches.
+static void project(ArrayRef<int64_t> point, ArrayRef<int64_t> index,
+                    SmallVectorImpl<int64_t> &coords) {
+  coords.clear();
+  for (int64_t i : index)
+    coords.push_back(i >= 0 ? point[i] : -1 - i);
+}
+
+static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + coords[d];
+  return linear;
+}
+
+bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
+                               const Fragment &fragment, bool write) {
+  ArrayRef<int64_t> shape = fragment.getShape();
+  ArrayRef<int64_t> loopShape = loop.getShape();
+  if (loop.getThreads() != fragment.getThreads() ||
+      index.size() != shape.size())
+    return false;
+  for (unsigned k = 0; k < shape.size(); ++k) {
+    int64_t high = index[k] >= 0 ? loopShape[index[k]] - 1 : -1 - index[k];
+    if (high >= shape[k])
+      return false;
+  }
+  if (getNumElements(loopShape) > kMaxPairs / loop.getReplicate() ||
+      getNumElements(shape) > kMaxPairs / fragment.getReplicate())
+    return false;
+  // (element, thread) pairs of the fragment.
+  llvm::DenseSet<std::pair<int64_t, int64_t>> held, written;
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    int64_t linear = linearize(coords, shape);
+    for (int64_t rep = 0; rep < fragment.getReplicate(); ++rep)
+      held.insert({linear, fragment.getThread(coords, rep)});
+  });
+  bool ok = true;
+  SmallVector<int64_t> coords;
+  forEachCoordinate(loopShape, [&](ArrayRef<int64_t> point) {
+    if (!ok)
+      return;
+    project(point, index, coords);
+    int64_t linear = linearize(coords, shape);
+    for (int64_t rep = 0; rep < loop.getReplicate(); ++rep) {
+      std::pair<int64_t, int64_t> slot = {linear, loop.getThread(point, rep)};
+      if (!held.contains(slot)) {
+        ok = false;
+        return;
+      }
+      if (write)
+        written.insert(slot);
+    }
+  });
+  // Every copy of a written element must be written.
+  if (ok && write) {
+    DenseSet<int64_t> touched;
+    for (auto [linear, thread] : written)
+      touched.insert(linear);
+    for (auto slot : held)
+      if (touched.contains(slot.first) && !written.contains(slot))
+        return false;
+  }
+  return ok;
+}

@@ -1,0 +1,55 @@
+//===- LayoutInferenceUtils.h - fragments that layout inference builds ----===//
+//
+// Fragment constructions and checks used by tile-infer-layout that depend
+// only on the layout algebra, not on the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PASSES_LIB_LAYOUTINFERENCEUTILS_H
+#define TILE_PASSES_LIB_LAYOUTINFERENCEUTILS_H
+
+#include "tile/Dialect/Tile/Layout.h"
+
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+/// `expr` or its simplified form, whichever prints shorter: the simplifier
+/// folds constant terms but turns `x mod c` into subtractions.
+AffineExpr getReadableExpr(AffineExpr expr, unsigned numDims,
+                           unsigned numSymbols);
+
+/// The coalesced binding of a tile to `threads` threads: runs of `vector`
+/// consecutive elements of a row form vectors, numbered row-major, and
+/// vector v goes to thread v mod threads (threads along the rows first).
+/// `vector` must divide the innermost extent.
+Fragment getCoalescedFragment(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                              int64_t threads, int64_t vector);
+
+/// Every element on every thread, registers in row-major order: the
+/// binding of a per-thread (local) buffer.
+Fragment getEveryThreadFragment(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                int64_t threads);
+
+/// The fragment of a buffer of `shape` that a loop with binding `loop`
+/// touches at `index` (per buffer dimension: the loop dimension that
+/// indexes it, or -1 - c for the constant c): the element a point touches
+/// is held by the threads that run the point, replicated over the threads
+/// that run the other points touching it. Fails, with `reason` set, when
+/// the loop does not cover the buffer or the slice has no affine form.
+FailureOr<Fragment> sliceFragment(const Fragment &loop, ArrayRef<int64_t> index,
+                                  ArrayRef<int64_t> shape, std::string &reason);
+
+/// True when every thread that runs a point of `loop` holds the element of
+/// `fragment` the point touches at `index` and, for a write, every thread
+/// holding a written element runs a point that writes it.
+bool loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
+                   const Fragment &fragment, bool write);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PASSES_LIB_LAYOUTINFERENCEUTILS_H
