@@ -1,0 +1,118 @@
+// RUN: tile-opt %s -tile-lower -split-input-file -canonicalize | FileCheck %s
+
+// fill and clear: every register of a fragment, every element of a local
+// buffer, and the flat shared buffer strided over the block.
+
+#frag = #tile.fragment<[4, 4], threads = 8, (d0, d1) -> (d0 * 2 + d1 floordiv 2, d1 mod 2)>
+// CHECK-LABEL: func.func @fill
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[S:.+]] = tile.alloc : memref<4x8xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[L:.+]] = tile.alloc : memref<2x2xf32, #gpu.address_space<private>>
+// CHECK: %[[R:.+]] = tile.alloc : memref<2xf32, #gpu.address_space<private>>
+// CHECK: memref.store %[[V:.+]], %[[R]][%c0]
+// CHECK: memref.store %[[V]], %[[R]][%c1]
+// CHECK: %[[LF:.+]] = memref.collapse_shape %[[L]]
+// CHECK-COUNT-4: memref.store %cst{{.*}}, %[[LF]][%c{{[0-3]}}]
+// CHECK: %[[SF:.+]] = memref.collapse_shape %[[S]]
+// CHECK: scf.for %[[I:.+]] = %[[TID]] to %c32 step %c8 {
+// CHECK:   memref.store %[[V]], %[[SF]][%[[I]]]
+func.func @fill(%v: f32) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc : memref<4x8xf32, #gpu.address_space<workgroup>>
+    %l = tile.alloc : memref<2x2xf32, #gpu.address_space<private>>
+    %f = tile.alloc {layout = #frag} : memref<4x4xf32, #tile.fragment>
+    tile.fill %f, %v : memref<4x4xf32, #tile.fragment>
+    tile.clear %l : memref<2x2xf32, #gpu.address_space<private>>
+    tile.fill %s, %v : memref<4x8xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A reverse cumsum of a shared buffer in place: one row per thread,
+// walking the columns from the last.
+
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: scf.for %[[O:.+]] = %[[TID]] to %c4 step %c8 {
+// CHECK: %[[ROW:.+]] = arith.remui %[[O]], %c4
+// CHECK: scf.for %[[K:.+]] = %c0 to %c16 step %c1 iter_args(%[[ACC:.+]] = %cst) -> (f32) {
+// CHECK: %[[COL:.+]] = arith.subi %c15, %[[K]]
+// CHECK: %[[X:.+]] = memref.load %[[S:.+]][%[[ROW]], %[[COL]]]
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[X]]
+// CHECK: memref.store %[[SUM]], %[[S]][%[[ROW]], %[[COL]]]
+// CHECK: scf.yield %[[SUM]]
+func.func @cumsum() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc : memref<4x16xf32, #gpu.address_space<workgroup>>
+    tile.cumsum %s -> %s dim(1) reverse : memref<4x16xf32, #gpu.address_space<workgroup>> -> memref<4x16xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// Atomic add of a fragment into a dynamically shaped global tensor: one
+// memref.atomic_rmw per element, dropped out of bounds.
+
+#frag = #tile.fragment<[2, 4], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 2, d1 mod 2)>
+// CHECK-LABEL: func.func @atomic
+// CHECK: %[[R:.+]] = tile.alloc : memref<2xf32, #gpu.address_space<private>>
+// CHECK: %[[W:.+]] = memref.load %[[R]][%c0]
+// CHECK: scf.if %{{.+}} {
+// CHECK: memref.atomic_rmw addf %[[W]], %{{.+}}[%{{.+}}, %{{.+}}] : (f32, memref<?x?xf32>) -> f32
+// CHECK: memref.load %[[R]][%c1]
+// CHECK: memref.atomic_rmw addf
+func.func @atomic(%out: memref<?x?xf32>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %f = tile.alloc {layout = #frag} : memref<2x4xf32, #tile.fragment>
+    tile.atomic add %f -> %out[%i, %i] : memref<2x4xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// Barriers: after the copy into shared memory before the parallel loop
+// reads it; not between two reads; at the end of a loop body whose next
+// iteration overwrites a buffer this one read. A gemm-free pipelined loop
+// becomes an scf.for.
+
+#loop = #tile.fragment<[8], threads = 8, (d0) -> (d0, 0)>
+#rev = #tile.fragment<[8], threads = 8, (d0) -> (d0 floordiv 4 + (d0 mod 4) * 2, 0)>
+// CHECK-LABEL: func.func @barriers
+// CHECK: scf.for
+// CHECK: memref.store %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.load %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.+}} : memref<?xf32>
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: tile.
+// CHECK: return
+func.func @barriers(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc : memref<8xf32, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+      tile.copy %in[%k] -> %s {tile.loop = #loop} : memref<?xf32> -> memref<8xf32, #gpu.address_space<workgroup>>
+      tile.parallel (%i) in (8) layout(#rev) {
+        %a = memref.load %s[%i] : memref<8xf32, #gpu.address_space<workgroup>>
+        %c7 = arith.constant 7 : index
+        %j = arith.subi %c7, %i : index
+        %b = memref.load %s[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+        %c = arith.addf %a, %b : f32
+        memref.store %c, %out[%i] : memref<?xf32>
+      }
+    }
+  }
+  return
+}
