@@ -126,6 +126,8 @@ struct LoopMap {
   Fragment fragment;
   Layout inverse;
   bool replicated = false;
+  /// The inverse takes the flat slot thread * numRegs + register.
+  bool flatSlots = false;
   int64_t activeThreads = 0, numRegs = 0;
   /// Coordinates of (thread, register), computed once.
   SmallVector<SmallVector<int64_t>> table;
@@ -156,6 +158,15 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
   SmallVector<int64_t> codomain = forward.getCodomainShape();
   std::optional<Layout> inverse =
       forward.isBijective() ? forward.inverse() : std::nullopt;
+  if (!inverse && codomain.size() == 2 && forward.isBijective()) {
+    // Invert the flat slot thread * registers + register instead: strided
+    // maps of any extents invert in closed form as offsets.
+    AffineExpr slot = exprs[0] * codomain[1] + exprs[1];
+    Layout flat =
+        Layout::affine(augShape, AffineMap::get(augShape.size(), 0, slot, ctx));
+    inverse = flat.isBijective() ? flat.inverse() : std::nullopt;
+    lm.flatSlots = inverse.has_value();
+  }
   if (!inverse)
     return op->emitOpError("unsupported layout: its elements do not fill "
                            "the (thread, register) slots of threads [0, ")
@@ -172,7 +183,9 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
   lm.table.reserve(lm.activeThreads * lm.numRegs);
   for (int64_t t = 0; t < lm.activeThreads; ++t)
     for (int64_t r = 0; r < lm.numRegs; ++r) {
-      SmallVector<int64_t> c = lm.inverse.apply({t, r});
+      SmallVector<int64_t> c = lm.flatSlots
+                                   ? lm.inverse.apply({t * codomain[1] + r})
+                                   : lm.inverse.apply({t, r});
       if (lm.replicated)
         c.erase(c.begin());
       lm.table.push_back(std::move(c));
@@ -185,7 +198,13 @@ static SmallVector<Value> emitCoords(OpBuilder &b, Location loc,
                                      const LoopMap &lm, Value tid,
                                      int64_t reg) {
   SmallVector<Value> c =
-      materialize(b, loc, lm.inverse, {tid, cst(b, loc, reg)});
+      lm.flatSlots ? materialize(b, loc, lm.inverse,
+                                 {b.createOrFold<arith::AddIOp>(
+                                     loc,
+                                     b.createOrFold<arith::MulIOp>(
+                                         loc, tid, cst(b, loc, lm.numRegs)),
+                                     cst(b, loc, reg))})
+                   : materialize(b, loc, lm.inverse, {tid, cst(b, loc, reg)});
   if (lm.replicated)
     c.erase(c.begin());
   return c;
@@ -226,6 +245,7 @@ struct KernelLowering {
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerCumsum(CumsumOp op);
+  LogicalResult lowerFragmentCumsum(CumsumOp op);
   LogicalResult lowerAtomic(AtomicOp op);
 
   FailureOr<LoopMap> getLoopMap(Operation *op, ArrayRef<int64_t> shape,
@@ -1295,11 +1315,100 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
 // tile.cumsum
 //===----------------------------------------------------------------------===//
 
+/// Cumsum of fragments whose every row (along `dim`) is held by one thread:
+/// a running sum over the thread's registers of each row, in order.
+LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
+  auto &[srcFrag, srcRegs] = fragments[op.getSrc()];
+  auto &[dstFrag, dstRegs] = fragments[op.getDst()];
+  if (srcFrag.getReplicate() > 1)
+    return op.emitOpError("cumsum of a replicated fragment is not supported");
+  FailureOr<LoopMap> lm = buildLoopMap(op, srcFrag, threads);
+  if (failed(lm))
+    return failure();
+  unsigned dim = op.getDim();
+  int64_t extent = srcFrag.getShape()[dim];
+  // Registers of each row, ordered along the row; the same on every thread.
+  SmallVector<SmallVector<int64_t>> rows;
+  for (int64_t t = 0; t < lm->activeThreads; ++t) {
+    std::map<SmallVector<int64_t>, SmallVector<std::pair<int64_t, int64_t>>>
+        byRow;
+    SmallVector<SmallVector<int64_t>> order;
+    for (int64_t r = 0; r < lm->numRegs; ++r) {
+      ArrayRef<int64_t> c = lm->coords(t, r);
+      SmallVector<int64_t> key = reduceCoord(c, dim, c.size() - 1);
+      if (!byRow.count(key))
+        order.push_back(key);
+      byRow[key].push_back({c[dim], r});
+    }
+    SmallVector<SmallVector<int64_t>> tr;
+    for (auto &key : order) {
+      auto &elems = byRow[key];
+      if (int64_t(elems.size()) != extent)
+        return op.emitOpError("cumsum of fragments needs every row along "
+                              "dimension ")
+               << dim << " held by a single thread";
+      llvm::sort(elems);
+      tr.push_back({});
+      for (auto [pos, r] : elems)
+        tr.back().push_back(r);
+    }
+    if (t == 0)
+      rows = tr;
+    else if (tr != rows)
+      return op.emitOpError("unsupported fragment layout: threads order "
+                            "their registers differently");
+  }
+  SmallVector<int64_t> dstReg;
+  for (int64_t r = 0; r < lm->numRegs; ++r) {
+    bool notOwned = false;
+    int64_t q = uniformRegister(
+        *lm, r, dstFrag,
+        [](ArrayRef<int64_t> c) { return SmallVector<int64_t>(c); }, notOwned);
+    if (q < 0)
+      return op.emitOpError("the destination's layout does not match the "
+                            "source's");
+    dstReg.push_back(q);
+  }
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  Type elem = op.getSrc().getType().getElementType();
+  auto emit = [&](OpBuilder &b) {
+    for (auto &row : rows) {
+      Value acc = zeroOf(b, loc, elem);
+      SmallVector<int64_t> regs(row);
+      if (op.getReverse())
+        std::reverse(regs.begin(), regs.end());
+      for (int64_t r : regs) {
+        Value x =
+            memref::LoadOp::create(b, loc, srcRegs, ValueRange{cst(b, loc, r)});
+        acc = accumulate(b, loc, ReduceKind::sum, acc, x);
+        memref::StoreOp::create(b, loc, acc, dstRegs,
+                                ValueRange{cst(b, loc, dstReg[r])});
+      }
+    }
+  };
+  if (lm->activeThreads < threads) {
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                         cst(b, loc, lm->activeThreads));
+    auto ifOp = scf::IfOp::create(b, loc, active, false);
+    OpBuilder ib(ifOp.thenBlock()->getTerminator());
+    emit(ib);
+  } else {
+    emit(b);
+  }
+  op.erase();
+  return success();
+}
+
 LogicalResult KernelLowering::lowerCumsum(CumsumOp op) {
   MemRefType type = op.getSrc().getType();
+  if (getMemorySpace(type) == MemorySpace::Fragment &&
+      getMemorySpace(op.getDst().getType()) == MemorySpace::Fragment)
+    return lowerFragmentCumsum(op);
   if (getMemorySpace(type) != MemorySpace::Shared ||
       getMemorySpace(op.getDst().getType()) != MemorySpace::Shared)
-    return op.emitOpError("cumsum is supported on shared buffers only");
+    return op.emitOpError("cumsum needs two shared buffers or two "
+                          "fragments");
   unsigned dim = op.getDim();
   Location loc = op.getLoc();
   OpBuilder b(op);

@@ -116,3 +116,59 @@ func.func @barriers(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A fragment cumsum whose rows are each held by one thread: a running sum
+// over the row's registers in order (reversed here), in place.
+
+#rows = #tile.fragment<[4, 3], threads = 4, (d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @fragment_cumsum
+// CHECK: %[[R:.+]] = tile.alloc : memref<3xf32, #gpu.address_space<private>>
+// CHECK: %[[X2:.+]] = memref.load %[[R]][%c2]
+// CHECK: %[[A2:.+]] = arith.addf %[[X2]], %cst
+// CHECK: memref.store %[[A2]], %[[R]][%c2]
+// CHECK: %[[X1:.+]] = memref.load %[[R]][%c1]
+// CHECK: %[[A1:.+]] = arith.addf %[[A2]], %[[X1]]
+// CHECK: memref.store %[[A1]], %[[R]][%c1]
+// CHECK: %[[X0:.+]] = memref.load %[[R]][%c0]
+// CHECK: %[[A0:.+]] = arith.addf %[[A1]], %[[X0]]
+// CHECK: memref.store %[[A0]], %[[R]][%c0]
+func.func @fragment_cumsum() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %f = tile.alloc {layout = #rows} : memref<4x3xf32, #tile.fragment>
+    tile.cumsum %f -> %f dim(1) reverse : memref<4x3xf32, #tile.fragment> -> memref<4x3xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// A pipelined loop holding a gemm is left to the gemm lowering, but the
+// copies in its body are lowered (with their barriers); the accumulator
+// stays a fragment buffer for the gemm.
+
+#loop = #tile.fragment<[16, 16], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
+// CHECK-LABEL: func.func @with_gemm
+// CHECK: %[[C:.+]] = tile.alloc {layout = #tile.fragment<{{.+}}>} : memref<16x8xf32, #tile.fragment>
+// CHECK: tile.pipelined
+// CHECK: vector.load %{{.+}} : memref<?x?xf16>, vector<8xf16>
+// CHECK: vector.store %{{.+}} : memref<16x16xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: gpu.barrier
+// CHECK: tile.gemm %{{.+}}, %{{.+}} -> %[[C]]
+// CHECK-NOT: tile.copy
+func.func @with_gemm(%A: memref<?x?xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+      tile.copy %A[%c0, %k] -> %a {tile.loop = #loop} : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    }
+  }
+  return
+}

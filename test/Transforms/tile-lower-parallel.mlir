@@ -97,3 +97,29 @@ func.func @guarded() {
   }
   return
 }
+
+// -----
+
+// Extents that are not powers of two: the loop layout is inverted through
+// the flat slot thread * 3 + register, in divisions and remainders.
+
+#rows = #tile.fragment<[4, 3], threads = 4, (d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @ragged
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[S0:.+]] = arith.muli %[[TID]], %c3
+// CHECK: %[[I0:.+]] = arith.divui %[[S0]], %c3
+// CHECK: %[[J0:.+]] = arith.remui %[[S0]], %c3
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[I0]], %[[J0]]] : memref<4x3xf32>
+// CHECK: %[[S1:.+]] = arith.addi %{{.+}}, %c1
+// CHECK: arith.divui %[[S1]], %c3
+// CHECK: arith.remui %[[S1]], %c3
+func.func @ragged(%out: memref<4x3xf32>) {
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    tile.parallel (%i, %j) in (4, 3) layout(#rows) {
+      memref.store %one, %out[%i, %j] : memref<4x3xf32>
+    }
+  }
+  return
+}

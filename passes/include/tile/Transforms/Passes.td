@@ -61,7 +61,8 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     - `tile.reduce` on fragments: per-thread partials, `gpu.shuffle xor`
       across the lanes that share an output, shared scratch memory across
       warps; on shared buffers a plain per-thread loop over the outputs;
-    - `tile.cumsum` on shared buffers (one row per thread);
+    - `tile.cumsum` on shared buffers (one row per thread) and on
+      fragments whose rows are each held by one thread;
     - `tile.atomic` as `memref.atomic_rmw` per element, masked at edges.
 
     Barriers (`gpu.barrier`) are inserted first, where shared memory
