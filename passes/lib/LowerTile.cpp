@@ -195,8 +195,8 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
 
 /// Coordinates of register `reg` of thread `tid`, as values.
 static SmallVector<Value> emitCoords(OpBuilder &b, Location loc,
-                                     const LoopMap &lm, Value tid,
-                                     int64_t reg) {
+                                     const LoopMap &lm, Value tid, int64_t reg,
+                                     Value *replica = nullptr) {
   SmallVector<Value> c =
       lm.flatSlots ? materialize(b, loc, lm.inverse,
                                  {b.createOrFold<arith::AddIOp>(
@@ -205,9 +205,23 @@ static SmallVector<Value> emitCoords(OpBuilder &b, Location loc,
                                          loc, tid, cst(b, loc, lm.numRegs)),
                                      cst(b, loc, reg))})
                    : materialize(b, loc, lm.inverse, {tid, cst(b, loc, reg)});
-  if (lm.replicated)
+  if (lm.replicated) {
+    if (replica)
+      *replica = c.front();
     c.erase(c.begin());
+  }
   return c;
+}
+
+/// Makes `b` insert under `replica == 0`: one replica of a replicated loop
+/// writes memory, the others would only repeat its stores or atomics.
+static void guardFirstReplica(OpBuilder &b, Location loc, Value replica) {
+  if (!replica)
+    return;
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, replica,
+                                      cst(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
 /// Emits `body` for every register, guarded to the active threads.
@@ -676,7 +690,11 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
     if (r % v != 0)
       return;
-    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r);
+    OpBuilder::InsertionGuard guard(b);
+    Value replica;
+    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
+    if (dst.space != MemorySpace::Fragment)
+      guardFirstReplica(b, loc, replica);
     // Read.
     Value value;
     if (src.space == MemorySpace::Fragment) {
@@ -1460,8 +1478,6 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
       op, tile, src.space == MemorySpace::Fragment ? src.buffer : Value());
   if (failed(lm))
     return failure();
-  if (lm->replicated)
-    return op.emitOpError("an atomic's loop layout must not be replicated");
   SmallVector<int64_t> srcRegs;
   if (src.space == MemorySpace::Fragment) {
     const Fragment &frag = fragments[src.buffer].first;
@@ -1495,7 +1511,10 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
-    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r);
+    OpBuilder::InsertionGuard guard(b);
+    Value replica;
+    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
+    guardFirstReplica(b, loc, replica);
     Value value;
     if (src.space == MemorySpace::Fragment) {
       value = memref::LoadOp::create(b, loc, fragments[src.buffer].second,

@@ -172,3 +172,30 @@ func.func @with_gemm(%A: memref<?x?xf16>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A replicated fragment (each element on two threads) is written to global
+// memory and added atomically by its first replica only.
+
+#rep = #tile.fragment<[4], threads = 8, (d0)[s0] -> (d0 + s0 * 4, 0), replicate = 2>
+// CHECK-LABEL: func.func @replicated_out
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[HI:.+]] = arith.shrui %[[TID]], %c2
+// CHECK: %[[REP:.+]] = arith.andi %[[HI]], %c1
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[REP]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: memref.store %{{.+}} : memref<4xf32>
+// CHECK: %[[FIRST2:.+]] = arith.cmpi eq, %{{.+}}, %c0
+// CHECK: scf.if %[[FIRST2]] {
+// CHECK: memref.atomic_rmw addf %{{.+}} : (f32, memref<4xf32>) -> f32
+func.func @replicated_out(%out: memref<4xf32>, %sum: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %r = tile.alloc {layout = #rep} : memref<4xf32, #tile.fragment>
+    tile.copy %r -> %out : memref<4xf32, #tile.fragment> -> memref<4xf32>
+    tile.atomic add %r -> %sum[%c0] : memref<4xf32, #tile.fragment> -> memref<4xf32>
+  }
+  return
+}
