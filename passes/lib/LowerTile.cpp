@@ -1133,14 +1133,19 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     op.erase();
     return success();
   }
-  if (srcSpace != MemorySpace::Fragment || dstSpace != MemorySpace::Fragment)
+  bool toShared = dstSpace == MemorySpace::Shared;
+  if (srcSpace != MemorySpace::Fragment ||
+      (dstSpace != MemorySpace::Fragment && !toShared))
     return op.emitOpError("reduce between ")
            << stringifyMemorySpace(srcSpace) << " and "
            << stringifyMemorySpace(dstSpace)
-           << " buffers is not supported; use two fragments or two shared "
-              "buffers";
+           << " buffers is not supported; use two fragments, a fragment "
+              "into a shared buffer, or two shared buffers";
   auto &[srcFrag, srcRegs] = fragments[op.getSrc()];
-  auto &[dstFrag, dstRegs] = fragments[op.getDst()];
+  Fragment dstFrag;
+  Value dstRegs;
+  if (!toShared)
+    std::tie(dstFrag, dstRegs) = fragments[op.getDst()];
   if (srcFrag.getReplicate() > 1)
     return op.emitOpError("reducing a replicated fragment is not supported");
   FailureOr<LoopMap> lm = buildLoopMap(op, srcFrag, threads);
@@ -1217,7 +1222,19 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   // Destination registers: uniform per group, and every holder of an
   // output must have computed it.
   SmallVector<int64_t> dstReg;
+  // Into shared memory, one thread of each xor class writes: the one whose
+  // bits under the span are all clear.
+  int64_t writerMask = 0;
+  for (int64_t m : span)
+    writerMask |= m;
+  if (toShared && int64_t(span.size()) !=
+                      (int64_t(1) << llvm::popcount(uint64_t(writerMask))))
+    return op.emitOpError("unsupported source layout for a reduce into "
+                          "shared memory: the threads sharing an output "
+                          "differ in more than whole bits");
   for (auto &g : groups) {
+    if (toShared)
+      break;
     int64_t q = -1;
     for (int64_t t = 0; t < lm->activeThreads; ++t) {
       SmallVector<int64_t> o = reduceCoord(lm->coords(t, g[0]), dim, dstRank);
@@ -1265,6 +1282,30 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     }
   };
   auto emitWrite = [&](OpBuilder &b) {
+    if (toShared) {
+      OpBuilder::InsertionGuard guard(b);
+      if (writerMask) {
+        Value bits =
+            arith::AndIOp::create(b, loc, tid, cst(b, loc, writerMask));
+        Value writer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             bits, cst(b, loc, 0));
+        auto ifOp = scf::IfOp::create(b, loc, writer, /*withElse=*/false);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      for (auto [i, p] : llvm::enumerate(partials)) {
+        SmallVector<Value> c = emitCoords(b, loc, *lm, tid, groups[i][0]);
+        if (dstRank == c.size())
+          c[dim] = cst(b, loc, 0);
+        else
+          c.erase(c.begin() + dim);
+        auto [m, mi] = address(b, loc, op.getDst(), c);
+        Value v = p;
+        if (!op.getClear())
+          v = combine(b, loc, kind, memref::LoadOp::create(b, loc, m, mi), v);
+        memref::StoreOp::create(b, loc, v, m, mi);
+      }
+      return;
+    }
     for (auto [i, p] : llvm::enumerate(partials)) {
       Value idx = cst(b, loc, dstReg[i]);
       Value v = p;

@@ -92,3 +92,33 @@ func.func @shared_min() {
   }
   return
 }
+
+// -----
+
+// From a fragment into shared memory: after the shuffles, the first lane
+// of each row's four (thread bits 0 and 1 clear) adds the row's sum into
+// the shared destination (clear = false).
+
+#src = #tile.fragment<[2, 8], threads = 8, (d0, d1) -> (d0 * 4 + d1 floordiv 2, d1 mod 2)>
+// CHECK-LABEL: func.func @to_shared
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[D:.+]] = tile.alloc : memref<2xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf
+// CHECK-NEXT: %[[LOW:.+]] = arith.andi %[[TID]], %c3
+// CHECK-NEXT: %[[FIRST:.+]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[HI:.+]] = arith.shrui %[[TID]], %c2
+// CHECK-NEXT: %[[ROW:.+]] = arith.andi %[[HI]], %c1
+// CHECK-NEXT: %[[OLD:.+]] = memref.load %[[D]][%[[ROW]]]
+// CHECK: %[[NEW:.+]] = arith.addf %[[OLD]], %[[SUM]]
+// CHECK: memref.store %[[NEW]], %[[D]][%[[ROW]]]
+func.func @to_shared() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc {layout = #src} : memref<2x8xf32, #tile.fragment>
+    %d = tile.alloc : memref<2xf32, #gpu.address_space<workgroup>>
+    tile.reduce sum %s -> %d dim(1) {clear = false} : memref<2x8xf32, #tile.fragment> -> memref<2xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -60,7 +60,8 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     - `tile.fill` / `tile.clear` on fragments, shared and local buffers;
     - `tile.reduce` on fragments: per-thread partials, `gpu.shuffle xor`
       across the lanes that share an output, shared scratch memory across
-      warps; on shared buffers a plain per-thread loop over the outputs;
+      warps, into a fragment or (from one lane per output) a shared
+      buffer; on shared buffers a plain per-thread loop over the outputs;
     - `tile.cumsum` on shared buffers (one row per thread) and on
       fragments whose rows are each held by one thread;
     - `tile.atomic` as `memref.atomic_rmw` per element, masked at edges.
