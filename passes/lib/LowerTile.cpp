@@ -128,6 +128,8 @@ struct LoopMap {
   bool replicated = false;
   /// The inverse takes the flat slot thread * numRegs + register.
   bool flatSlots = false;
+  /// Every thread runs every point (a tile of per-thread local buffers).
+  bool perThread = false;
   int64_t activeThreads = 0, numRegs = 0;
   /// Coordinates of (thread, register), computed once.
   SmallVector<SmallVector<int64_t>> table;
@@ -197,6 +199,8 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
 static SmallVector<Value> emitCoords(OpBuilder &b, Location loc,
                                      const LoopMap &lm, Value tid, int64_t reg,
                                      Value *replica = nullptr) {
+  if (lm.perThread)
+    tid = cst(b, loc, 0);
   SmallVector<Value> c =
       lm.flatSlots ? materialize(b, loc, lm.inverse,
                                  {b.createOrFold<arith::AddIOp>(
@@ -229,7 +233,7 @@ static void emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm,
                             Value tid, int64_t blockThreads,
                             function_ref<void(OpBuilder &, int64_t)> body) {
   OpBuilder::InsertionGuard guard(b);
-  if (lm.activeThreads < blockThreads) {
+  if (!lm.perThread && lm.activeThreads < blockThreads) {
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
                                          cst(b, loc, lm.activeThreads));
     auto ifOp = scf::IfOp::create(b, loc, active, /*withElse=*/false);
@@ -262,8 +266,11 @@ struct KernelLowering {
   LogicalResult lowerFragmentCumsum(CumsumOp op);
   LogicalResult lowerAtomic(AtomicOp op);
 
+  /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
+  /// its fragment operand, or, with `perThread`, the whole tile on every
+  /// thread (local buffers).
   FailureOr<LoopMap> getLoopMap(Operation *op, ArrayRef<int64_t> shape,
-                                Value fragmentOperand);
+                                Value fragmentOperand, bool perThread = false);
   /// Element `coords` of on-chip or global `buffer` as (memref, indices).
   std::pair<Value, SmallVector<Value>> address(OpBuilder &b, Location loc,
                                                Value buffer, ValueRange coords);
@@ -344,8 +351,24 @@ KernelLowering::address(OpBuilder &b, Location loc, Value buffer,
 
 FailureOr<LoopMap> KernelLowering::getLoopMap(Operation *op,
                                               ArrayRef<int64_t> shape,
-                                              Value fragmentOperand) {
+                                              Value fragmentOperand,
+                                              bool perThread) {
   std::optional<Fragment> frag;
+  if (perThread) {
+    // Every thread moves the whole tile of its own local buffer.
+    MLIRContext *ctx = op->getContext();
+    AffineExpr linear = getAffineConstantExpr(0, ctx);
+    for (auto [d, extent] : llvm::enumerate(shape))
+      linear = linear * extent + getAffineDimExpr(d, ctx);
+    FailureOr<LoopMap> lm =
+        buildLoopMap(op,
+                     Fragment::get(shape, getAffineConstantExpr(0, ctx), linear,
+                                   /*threads=*/1),
+                     /*blockThreads=*/1);
+    if (succeeded(lm))
+      lm->perThread = true;
+    return lm;
+  }
   if (auto attr = op->getAttrOfType<FragmentAttr>(kLoopAttr))
     frag = attr.getFragmentFor(shape);
   else if (fragmentOperand && fragments.count(fragmentOperand))
@@ -555,7 +578,12 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   Value fragOperand = src.space == MemorySpace::Fragment   ? src.buffer
                       : dst.space == MemorySpace::Fragment ? dst.buffer
                                                            : Value();
-  FailureOr<LoopMap> lm = getLoopMap(op, tile, fragOperand);
+  bool local =
+      src.space == MemorySpace::Local || dst.space == MemorySpace::Local;
+  if (local && fragOperand)
+    return op.emitOpError("copies between fragments and local buffers are "
+                          "not supported");
+  FailureOr<LoopMap> lm = getLoopMap(op, tile, fragOperand, local);
   if (failed(lm))
     return failure();
   Type srcElem = src.type.getElementType(), dstElem = dst.type.getElementType();
@@ -1516,7 +1544,8 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
   if (dst.space != MemorySpace::Global && dst.space != MemorySpace::Shared)
     return op.emitOpError("atomic destination must be global or shared");
   FailureOr<LoopMap> lm = getLoopMap(
-      op, tile, src.space == MemorySpace::Fragment ? src.buffer : Value());
+      op, tile, src.space == MemorySpace::Fragment ? src.buffer : Value(),
+      src.space == MemorySpace::Local);
   if (failed(lm))
     return failure();
   SmallVector<int64_t> srcRegs;

@@ -80,3 +80,29 @@ func.func @rank_reducing(%A: memref<?x?x?xf32>, %b: index, %i: index) {
   }
   return
 }
+
+// -----
+
+// Local buffers are per thread: every thread copies the whole tile, here
+// as two 16-byte vectors, masked at the end of the global operand; a local
+// tile goes to shared memory the same way (no tile.loop needed).
+
+// CHECK-LABEL: func.func @local
+// CHECK: %[[L:.+]] = tile.alloc : memref<8xf32, #gpu.address_space<private>>
+// CHECK: %[[V0:.+]] = scf.if %{{.+}} -> (vector<4xf32>)
+// CHECK: vector.load %{{.+}}[%[[I:.+]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: vector.store %[[V0]], %[[L]][%c0] {alignment = 16 : i64}
+// CHECK: %[[V1:.+]] = scf.if %{{.+}} -> (vector<4xf32>)
+// CHECK: vector.store %[[V1]], %[[L]][%c4] {alignment = 16 : i64}
+// CHECK: %[[W:.+]] = vector.load %[[L]][%c0] {alignment = 16 : i64}
+// CHECK: vector.store %[[W]], %{{.+}}[%c0] {alignment = 16 : i64} : memref<8xf32, #gpu.address_space<workgroup>>
+func.func @local(%A: memref<?xf32>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %l = tile.alloc : memref<8xf32, #gpu.address_space<private>>
+    %s = tile.alloc : memref<8xf32, #gpu.address_space<workgroup>>
+    tile.copy %A[%i] -> %l : memref<?xf32> -> memref<8xf32, #gpu.address_space<private>>
+    tile.copy %l -> %s : memref<8xf32, #gpu.address_space<private>> -> memref<8xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}

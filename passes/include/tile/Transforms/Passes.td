@@ -56,7 +56,8 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       thread, as vectors (up to 16 bytes) where consecutive registers are
       consecutive elements, with masked edges on global operands whose
       extents are dynamic or not multiples of the tile, and with element
-      type conversion;
+      type conversion; a copy to or from a per-thread local buffer is done
+      whole by every thread;
     - `tile.fill` / `tile.clear` on fragments, shared and local buffers;
     - `tile.reduce` on fragments: per-thread partials, `gpu.shuffle xor`
       across the lanes that share an output, shared scratch memory across
