@@ -1353,11 +1353,12 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     OpBuilder ib(ifOp.thenBlock()->getTerminator());
     fn(ib);
   };
+  // Shuffles run on every lane (shfl.sync names the whole warp); threads
+  // without inputs only exchange their unused registers among themselves,
+  // as the xor classes of the working threads hold working threads only.
+  emitPartials(b);
   if (warpMasks.empty()) {
-    guarded([&](OpBuilder &ib) {
-      emitPartials(ib);
-      emitWrite(ib);
-    });
+    guarded([&](OpBuilder &ib) { emitWrite(ib); });
     op.erase();
     return success();
   }
@@ -1370,7 +1371,6 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
       warpSpan.push_back(x ^ m);
   }
   guarded([&](OpBuilder &ib) {
-    emitPartials(ib);
     for (auto [i, p] : llvm::enumerate(partials)) {
       Value at = arith::AddIOp::create(ib, loc, tid,
                                        cst(ib, loc, int64_t(i) * threads));

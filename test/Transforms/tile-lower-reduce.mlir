@@ -122,3 +122,28 @@ func.func @to_shared() {
   }
   return
 }
+
+// -----
+
+// Only 16 of the 32 threads hold inputs: the shuffles still run on the
+// whole warp, only the write is guarded.
+
+#src = #tile.fragment<[4, 8], threads = 32, (d0, d1) -> (d0 * 4 + d1 floordiv 2, d1 mod 2)>
+#dst = #tile.fragment<[4], threads = 32, (d0)[s0] -> (d0 * 4 + s0, 0), replicate = 4>
+// CHECK-LABEL: func.func @partial_warp
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK-NOT: scf.if
+// CHECK: gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf
+// CHECK-NEXT: %[[ACTIVE:.+]] = arith.cmpi ult, %[[TID]], %c16
+// CHECK-NEXT: scf.if %[[ACTIVE]] {
+// CHECK-NEXT: memref.store %[[SUM]]
+func.func @partial_warp() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %s = tile.alloc {layout = #src} : memref<4x8xf32, #tile.fragment>
+    %d = tile.alloc {layout = #dst} : memref<4xf32, #tile.fragment>
+    tile.reduce sum %s -> %d dim(1) : memref<4x8xf32, #tile.fragment> -> memref<4xf32, #tile.fragment>
+  }
+  return
+}
