@@ -1087,8 +1087,10 @@ static Value accumulate(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
   return combine(b, loc, kind, acc, x);
 }
 
-/// `gpu.shuffle xor` of `v` by `mask`, widening narrow types to 32 bits.
-static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t mask) {
+/// `gpu.shuffle` of `v` by `mask` (xor) or offset (up, down), widening
+/// narrow types to 32 bits.
+static Value shuffle(OpBuilder &b, Location loc, Value v, int64_t mask,
+                     gpu::ShuffleMode mode = gpu::ShuffleMode::XOR) {
   Type type = v.getType();
   Type wide = type;
   if (type.getIntOrFloatBitWidth() < 32)
@@ -1096,8 +1098,8 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t mask) {
   Value w = convert(b, loc, v, wide);
   Value off = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
   Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
-  Value s = gpu::ShuffleOp::create(b, loc, w, off, width, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
+  Value s =
+      gpu::ShuffleOp::create(b, loc, w, off, width, mode).getShuffleResult();
   return convert(b, loc, s, type);
 }
 
@@ -1305,7 +1307,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
                          memref::LoadOp::create(b, loc, srcRegs,
                                                 ValueRange{cst(b, loc, r)}));
       for (int64_t m : laneMasks)
-        acc = combine(b, loc, kind, acc, shuffleXor(b, loc, acc, m));
+        acc = combine(b, loc, kind, acc, shuffle(b, loc, acc, m));
       partials.push_back(acc);
     }
   };
@@ -1415,7 +1417,18 @@ LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
   unsigned dim = op.getDim();
   int64_t extent = srcFrag.getShape()[dim];
   // Registers of each row, ordered along the row; the same on every thread.
+  // A row is held either by one thread or in chunks by `lanes` consecutive
+  // threads, chunk k on the k-th.
   SmallVector<SmallVector<int64_t>> rows;
+  int64_t lanes = 0;
+  std::map<SmallVector<int64_t>, int64_t> rowGroup;
+  auto unsupported = [&]() {
+    return op.emitOpError("cumsum of fragments needs each row along "
+                          "dimension ")
+           << dim
+           << " held by one thread or in equal chunks by consecutive lanes "
+              "of a warp, in order";
+  };
   for (int64_t t = 0; t < lm->activeThreads; ++t) {
     std::map<SmallVector<int64_t>, SmallVector<std::pair<int64_t, int64_t>>>
         byRow;
@@ -1430,11 +1443,17 @@ LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
     SmallVector<SmallVector<int64_t>> tr;
     for (auto &key : order) {
       auto &elems = byRow[key];
-      if (int64_t(elems.size()) != extent)
-        return op.emitOpError("cumsum of fragments needs every row along "
-                              "dimension ")
-               << dim << " held by a single thread";
       llvm::sort(elems);
+      int64_t chunk = elems.size(), count = extent / chunk;
+      if (extent % chunk != 0 || (lanes && lanes != count) || count > 32 ||
+          !llvm::isPowerOf2_64(count) || elems.front().first % chunk != 0 ||
+          elems.front().first / chunk != t % count ||
+          elems.back().first - elems.front().first != chunk - 1)
+        return unsupported();
+      lanes = count;
+      auto [it, inserted] = rowGroup.insert({key, t / count});
+      if (!inserted && it->second != t / count)
+        return unsupported();
       tr.push_back({});
       for (auto [pos, r] : elems)
         tr.back().push_back(r);
@@ -1459,30 +1478,62 @@ LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
   Location loc = op.getLoc();
   OpBuilder b(op);
   Type elem = op.getSrc().getType().getElementType();
-  auto emit = [&](OpBuilder &b) {
-    for (auto &row : rows) {
-      Value acc = zeroOf(b, loc, elem);
-      SmallVector<int64_t> regs(row);
-      if (op.getReverse())
-        std::reverse(regs.begin(), regs.end());
-      for (int64_t r : regs) {
-        Value x =
-            memref::LoadOp::create(b, loc, srcRegs, ValueRange{cst(b, loc, r)});
-        acc = accumulate(b, loc, ReduceKind::sum, acc, x);
-        memref::StoreOp::create(b, loc, acc, dstRegs,
-                                ValueRange{cst(b, loc, dstReg[r])});
-      }
-    }
+  bool reverse = op.getReverse();
+  // Per row: the thread's running sums, then (rows over several lanes) the
+  // sum of the chunks before this one, from a Kogge-Stone scan of the chunk
+  // totals with shuffles up (down when reversed), on every lane.
+  Value lane;
+  if (lanes > 1)
+    lane = arith::AndIOp::create(b, loc, tid, cst(b, loc, lanes - 1));
+  auto laneHas = [&](int64_t off) -> Value {
+    // Whether the lane `off` lanes before (after, reversed) is in the row.
+    if (!reverse)
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
+                                   cst(b, loc, off));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                 cst(b, loc, lanes - off));
   };
+  gpu::ShuffleMode mode =
+      reverse ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP;
+  SmallVector<std::pair<int64_t, Value>> results;
+  for (auto &row : rows) {
+    SmallVector<int64_t> regs(row);
+    if (reverse)
+      std::reverse(regs.begin(), regs.end());
+    Value acc = zeroOf(b, loc, elem);
+    SmallVector<Value> sums;
+    for (int64_t r : regs) {
+      Value x =
+          memref::LoadOp::create(b, loc, srcRegs, ValueRange{cst(b, loc, r)});
+      acc = accumulate(b, loc, ReduceKind::sum, acc, x);
+      sums.push_back(acc);
+    }
+    if (lanes > 1) {
+      Value inclusive = acc;
+      for (int64_t off = 1; off < lanes; off *= 2) {
+        Value other = shuffle(b, loc, inclusive, off, mode);
+        Value added = accumulate(b, loc, ReduceKind::sum, inclusive, other);
+        inclusive =
+            arith::SelectOp::create(b, loc, laneHas(off), added, inclusive);
+      }
+      Value before = shuffle(b, loc, inclusive, 1, mode);
+      before = arith::SelectOp::create(b, loc, laneHas(1), before,
+                                       zeroOf(b, loc, elem));
+      for (Value &sum : sums)
+        sum = accumulate(b, loc, ReduceKind::sum, before, sum);
+    }
+    for (auto [r, sum] : llvm::zip(regs, sums))
+      results.push_back({dstReg[r], sum});
+  }
+  OpBuilder::InsertionGuard guard(b);
   if (lm->activeThreads < threads) {
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
                                          cst(b, loc, lm->activeThreads));
     auto ifOp = scf::IfOp::create(b, loc, active, false);
-    OpBuilder ib(ifOp.thenBlock()->getTerminator());
-    emit(ib);
-  } else {
-    emit(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
+  for (auto [q, sum] : results)
+    memref::StoreOp::create(b, loc, sum, dstRegs, ValueRange{cst(b, loc, q)});
   op.erase();
   return success();
 }

@@ -120,20 +120,22 @@ func.func @barriers(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) {
 // -----
 
 // A fragment cumsum whose rows are each held by one thread: a running sum
-// over the row's registers in order (reversed here), in place.
+// over the row's registers in order (reversed here), in place (every
+// register read before any is written).
 
 #rows = #tile.fragment<[4, 3], threads = 4, (d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @fragment_cumsum
 // CHECK: %[[R:.+]] = tile.alloc : memref<3xf32, #gpu.address_space<private>>
 // CHECK: %[[X2:.+]] = memref.load %[[R]][%c2]
 // CHECK: %[[A2:.+]] = arith.addf %[[X2]], %cst
-// CHECK: memref.store %[[A2]], %[[R]][%c2]
 // CHECK: %[[X1:.+]] = memref.load %[[R]][%c1]
 // CHECK: %[[A1:.+]] = arith.addf %[[A2]], %[[X1]]
-// CHECK: memref.store %[[A1]], %[[R]][%c1]
 // CHECK: %[[X0:.+]] = memref.load %[[R]][%c0]
 // CHECK: %[[A0:.+]] = arith.addf %[[A1]], %[[X0]]
+// CHECK: memref.store %[[A2]], %[[R]][%c2]
+// CHECK: memref.store %[[A1]], %[[R]][%c1]
 // CHECK: memref.store %[[A0]], %[[R]][%c0]
+// CHECK-NOT: gpu.shuffle
 func.func @fragment_cumsum() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(4) {
@@ -196,6 +198,41 @@ func.func @replicated_out(%out: memref<4xf32>, %sum: memref<4xf32>) {
     %r = tile.alloc {layout = #rep} : memref<4xf32, #tile.fragment>
     tile.copy %r -> %out : memref<4xf32, #tile.fragment> -> memref<4xf32>
     tile.atomic add %r -> %sum[%c0] : memref<4xf32, #tile.fragment> -> memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Rows of 8 spread over 4 consecutive lanes, 2 each: running sums in each
+// thread, then the chunk totals scanned over the lanes with shuffles up
+// (offsets 1 and 2), and the sum of the earlier chunks (one more shuffle up,
+// zero on the row's first lane) added to the thread's sums.
+
+#chunks = #tile.fragment<[2, 8], threads = 8, (d0, d1) -> (d0 * 4 + d1 floordiv 2, d1 mod 2)>
+// CHECK-LABEL: func.func @fragment_cumsum_lanes
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[LANE:.+]] = arith.andi %[[TID]], %c3
+// CHECK: %[[S0:.+]] = arith.addf %{{.+}}, %cst
+// CHECK: %[[S1:.+]] = arith.addf %[[S0]], %{{.+}}
+// CHECK: %[[U1:.+]], %{{.+}} = gpu.shuffle  up %[[S1]], %c1_i32, %c32_i32
+// CHECK: %[[P1:.+]] = arith.addf %[[S1]], %[[U1]]
+// CHECK: %[[H1:.+]] = arith.cmpi uge, %[[LANE]], %c1
+// CHECK: %[[I1:.+]] = arith.select %[[H1]], %[[P1]], %[[S1]]
+// CHECK: gpu.shuffle  up %[[I1]], %c2_i32, %c32_i32
+// CHECK: %[[I2:.+]] = arith.select
+// CHECK: %[[B:.+]], %{{.+}} = gpu.shuffle  up %[[I2]], %c1_i32, %c32_i32
+// CHECK: %[[BEFORE:.+]] = arith.select %{{.+}}, %[[B]], %cst
+// CHECK: %[[R0:.+]] = arith.addf %[[BEFORE]], %[[S0]]
+// CHECK: %[[R1:.+]] = arith.addf %[[BEFORE]], %[[S1]]
+// CHECK: memref.store %[[R0]], %{{.+}}[%c0]
+// CHECK: memref.store %[[R1]], %{{.+}}[%c1]
+func.func @fragment_cumsum_lanes() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %f = tile.alloc {layout = #chunks} : memref<2x8xf32, #tile.fragment>
+    %g = tile.alloc {layout = #chunks} : memref<2x8xf32, #tile.fragment>
+    tile.cumsum %f -> %g dim(1) : memref<2x8xf32, #tile.fragment> -> memref<2x8xf32, #tile.fragment>
   }
   return
 }

@@ -64,7 +64,9 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       warps, into a fragment or (from one lane per output) a shared
       buffer; on shared buffers a plain per-thread loop over the outputs;
     - `tile.cumsum` on shared buffers (one row per thread) and on
-      fragments whose rows are each held by one thread;
+      fragments whose rows are held by one thread or in chunks by
+      consecutive lanes (running sums, then a shuffle scan of the chunk
+      totals);
     - `tile.atomic` as `memref.atomic_rmw` per element, masked at edges.
 
     Barriers (`gpu.barrier`) are inserted first, where shared memory
