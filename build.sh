@@ -2,8 +2,8 @@
 # build.sh - set up, build and run tile on a Debian 12 machine.
 #
 #   ./build.sh        install the packages, build, and run the main job:
-#                     compile the bundled GEMM kernel (and run it where a GPU
-#                     is present)
+#                     check the bundled GEMM, compile the bundled kernels to
+#                     PTX and cubin, and run one where a GPU is present
 #   ./build.sh test   build and run every test (lit + FileCheck, C API tests)
 #
 # TILE_BUILD_DIR (default: build) selects the build directory; JOBS the
@@ -13,6 +13,8 @@ cd "$(dirname "$0")"
 BUILD=${TILE_BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 LLVM=/usr/lib/llvm-22
+# The bundled kernels the main job compiles (examples/<name>.mlir).
+KERNELS=(reverse)
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
           cmake ninja-build gcc g++ python3)
 
@@ -39,10 +41,24 @@ build() {
 }
 
 main_job() {
-  echo "== tile-opt: verifying and checking examples/gemm.mlir"
-  "$BUILD/bin/tile-opt" examples/gemm.mlir \
+  local out="$BUILD/kernels"
+  echo "== tile-opt: verifying examples/gemm.mlir and checking its resources"
+  "$BUILD/bin/tile-opt" examples/gemm.mlir -o /dev/null \
     --tile-check-resources="chip=sm_90a remarks=true" \
     --mlir-print-op-on-diagnostic=false
+  echo "== tile-compile: examples -> $out (PTX, cubin where ptxas exists)"
+  for kernel in ${KERNELS[@]}; do
+    "$BUILD/bin/tile-compile" "examples/$kernel.mlir" -o "$out" --chip sm_90a --time
+  done
+  if "$BUILD/bin/tile-run" --list-devices > /dev/null 2>&1; then
+    echo "== tile-run: reverse_kernel on the GPU, 1000003 random floats"
+    "$BUILD/bin/tile-run" "$out/reverse_kernel.manifest" \
+      --arg arg0=1000003:random --arg arg1=1000003:poison --time --reps 20
+  else
+    echo "== tile-run: no CUDA GPU here; the kernels were compiled, not run"
+    "$BUILD/bin/tile-run" "$out/reverse_kernel.manifest" --dry-run \
+      --arg arg0=1000003 --arg arg1=1000003
+  fi
 }
 
 install_packages

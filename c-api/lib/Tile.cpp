@@ -9,6 +9,7 @@
 
 #include "tile-c/Dialect/Tile.h"
 
+#include "tile/Dialect/Tile/Layout.h"
 #include "tile/Dialect/Tile/TileOps.h"
 
 #include "mlir/CAPI/AffineMap.h"
@@ -196,6 +197,106 @@ MlirAffineMap mlirTileLayoutAttrGetMap(MlirAttribute attr) {
 
 MlirTypeID mlirTileLayoutAttrGetTypeID(void) {
   return wrap(TypeID::get<LayoutAttr>());
+}
+
+//===----------------------------------------------------------------------===//
+// Layout queries
+//===----------------------------------------------------------------------===//
+
+/// The layout of `attr` over `shape` (the attribute's own when empty).
+static std::optional<Layout> getLayoutOf(MlirAttribute attr,
+                                         const int64_t *shape, intptr_t rank) {
+  LayoutAttr layout = dynCastAttr<LayoutAttr>(attr);
+  if (!layout || rank < 0 || (rank > 0 && !shape))
+    return std::nullopt;
+  if (rank == 0)
+    return layout.getLayout();
+  return layout.getLayoutFor(ArrayRef<int64_t>(shape, rank));
+}
+
+/// The fragment of `attr` over `shape` (the attribute's own when empty).
+static std::optional<Fragment>
+getFragmentOf(MlirAttribute attr, const int64_t *shape, intptr_t rank) {
+  FragmentAttr fragment = dynCastAttr<FragmentAttr>(attr);
+  if (!fragment || fragment.isMemorySpace() || rank < 0 || (rank > 0 && !shape))
+    return std::nullopt;
+  if (rank == 0)
+    return fragment.getFragment();
+  return fragment.getFragmentFor(ArrayRef<int64_t>(shape, rank));
+}
+
+/// True when `coords` (`rank` entries) lie inside `tileShape`.
+static bool isInside(ArrayRef<int64_t> tileShape, const int64_t *coords,
+                     intptr_t rank) {
+  if (!coords || static_cast<size_t>(rank) != tileShape.size())
+    return false;
+  for (intptr_t i = 0; i < rank; ++i)
+    if (coords[i] < 0 || coords[i] >= tileShape[i])
+      return false;
+  return true;
+}
+
+MlirAttribute mlirTileLayoutAttrGetSwizzled(MlirContext ctx, int64_t rows,
+                                            int64_t cols, int64_t swizzleBytes,
+                                            int64_t elementBits) {
+  MLIRContext *context = getTileContext(ctx);
+  if (!context || rows < 1 || cols < 1 || elementBits < 1)
+    return wrap(Attribute());
+  std::optional<Layout> layout =
+      Layout::swizzled(context, {rows, cols}, swizzleBytes, elementBits);
+  return wrap(layout ? LayoutAttr::get(context, *layout) : Attribute());
+}
+
+bool mlirTileLayoutAttrGetOffset(MlirAttribute attr, const int64_t *shape,
+                                 const int64_t *coords, intptr_t rank,
+                                 int64_t *offset) {
+  std::optional<Layout> layout = getLayoutOf(attr, shape, rank);
+  if (!layout || !offset ||
+      !isInside(layout->getShape(), coords, layout->getRank()))
+    return false;
+  *offset = layout->apply(ArrayRef<int64_t>(coords, layout->getRank()))[0];
+  return true;
+}
+
+bool mlirTileLayoutAttrIsBijective(MlirAttribute attr, const int64_t *shape,
+                                   intptr_t rank) {
+  std::optional<Layout> layout = getLayoutOf(attr, shape, rank);
+  return layout && layout->isBijective();
+}
+
+MlirAttribute mlirTileFragmentAttrGetBuiltin(MlirContext ctx,
+                                             MlirStringRef name,
+                                             const int64_t *shape,
+                                             intptr_t rank, int64_t param) {
+  MLIRContext *context = getTileContext(ctx);
+  if (!context || rank < 1 || !shape)
+    return wrap(Attribute());
+  std::string error;
+  std::optional<Fragment> fragment = getBuiltinFragment(
+      context, unwrap(name), ArrayRef<int64_t>(shape, rank), param, error);
+  return wrap(fragment ? FragmentAttr::get(context, *fragment) : Attribute());
+}
+
+bool mlirTileFragmentAttrGetPlacement(MlirAttribute attr, const int64_t *shape,
+                                      const int64_t *coords, intptr_t rank,
+                                      int64_t replica, int64_t *thread,
+                                      int64_t *reg) {
+  std::optional<Fragment> fragment = getFragmentOf(attr, shape, rank);
+  if (!fragment || !thread || !reg ||
+      !isInside(fragment->getShape(), coords, fragment->getRank()) ||
+      replica < 0 || replica >= fragment->getReplicate())
+    return false;
+  ArrayRef<int64_t> at(coords, fragment->getRank());
+  *thread = fragment->getThread(at, replica);
+  *reg = fragment->getRegister(at);
+  return true;
+}
+
+int64_t mlirTileFragmentAttrGetNumRegisters(MlirAttribute attr,
+                                            const int64_t *shape,
+                                            intptr_t rank) {
+  std::optional<Fragment> fragment = getFragmentOf(attr, shape, rank);
+  return fragment ? fragment->getNumRegisters() : -1;
 }
 
 //===----------------------------------------------------------------------===//

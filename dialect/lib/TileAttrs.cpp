@@ -59,6 +59,12 @@ MemorySpace mlir::tile::getMemorySpace(MemRefType type) {
   return MemorySpace::Unsupported;
 }
 
+int64_t mlir::tile::getBufferBytes(MemRefType type) {
+  Type element = type.getElementType();
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  return (type.getNumElements() * bits + 7) / 8;
+}
+
 StringRef mlir::tile::stringifyMemorySpace(MemorySpace space) {
   switch (space) {
   case MemorySpace::Global:

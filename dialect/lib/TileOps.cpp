@@ -118,10 +118,15 @@ static int64_t getKernelThreads(Operation *op) {
 
 /// Verifies a fragment layout used for a tile of rank `rank` inside `op`.
 static LogicalResult verifyFragmentLayout(Operation *op, FragmentAttr layout,
-                                          int64_t rank) {
+                                          ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
   if (layout.isMemorySpace())
     return op->emitOpError("expected a fragment layout with a map, got the "
                            "bare memory space #tile.fragment");
+  if (!layout.getShape().empty() && layout.getShape() != shape)
+    return op->emitOpError()
+           << "expected a fragment layout over " << formatShape(shape)
+           << ", got one over " << formatShape(layout.getShape());
   if (layout.getMap().getNumDims() != rank)
     return op->emitOpError()
            << "expected a fragment layout over " << rank << " dimensions, got "
@@ -324,6 +329,8 @@ LogicalResult KernelOp::verify() {
                          << getThreads();
   if (getRasterizeOrder() && !getRasterizePanel())
     return emitOpError("rasterize_order requires rasterize_panel");
+  if (getRasterizePanel() && getGrid().size() < 2)
+    return emitOpError("rasterize needs a grid of at least 2 dimensions");
 
   // Extents known at compile time must be launchable: positive, and within
   // the hardware limits of each grid dimension.
@@ -419,13 +426,18 @@ LogicalResult AllocOp::verify() {
     if (space != MemorySpace::Fragment)
       return emitOpError() << "a fragment layout needs a fragment buffer, got "
                            << stringifyMemorySpace(space) << " " << type;
-    return verifyFragmentLayout(*this, fragment, type.getRank());
+    return verifyFragmentLayout(*this, fragment, type.getShape());
   }
   if (auto memLayout = dyn_cast<LayoutAttr>(layout)) {
     if (space == MemorySpace::Fragment)
       return emitOpError() << "a fragment buffer needs a #tile.fragment "
                               "layout, got "
                            << layout;
+    if (!memLayout.getShape().empty() &&
+        memLayout.getShape() != type.getShape())
+      return emitOpError() << "expected a layout over "
+                           << formatShape(type.getShape()) << ", got one over "
+                           << formatShape(memLayout.getShape());
     if (memLayout.getMap().getNumDims() != type.getRank())
       return emitOpError() << "expected a layout over " << type.getRank()
                            << " dimensions, got "
@@ -836,7 +848,7 @@ LogicalResult ParallelOp::verify() {
     if (extent < 1)
       return emitOpError() << "expected positive extents, got " << extent;
   if (auto layout = getLayoutAttr())
-    return verifyFragmentLayout(*this, layout, extents.size());
+    return verifyFragmentLayout(*this, layout, extents);
   return success();
 }
 

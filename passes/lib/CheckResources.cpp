@@ -8,7 +8,10 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "tile/Dialect/Tile/Layout.h"
+
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace tile {
@@ -32,11 +35,33 @@ std::optional<ChipLimits> mlir::tile::getChipLimits(StringRef chip) {
       .Default(std::nullopt);
 }
 
-/// Bytes of one element, rounding sub-byte types up.
-static int64_t getElementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  return (type.getIntOrFloatBitWidth() + 7) / 8;
+/// How many copies of `alloc` the pipeliner keeps: a shared buffer written
+/// by a copy at the top level of a multi-stage tile.pipelined body is
+/// multi-buffered once per stage.
+static int64_t getBufferCopies(AllocOp alloc) {
+  int64_t copies = 1;
+  for (Operation *user : alloc->getUsers()) {
+    auto copy = dyn_cast<CopyOp>(user);
+    if (!copy || copy.getDst() != alloc.getResult())
+      continue;
+    if (auto loop = dyn_cast<PipelinedOp>(copy->getParentOp()))
+      copies = std::max(copies, loop.getStagesAttr().getInt());
+  }
+  return copies;
+}
+
+/// 32-bit registers per thread that the fragment `alloc` needs: from its
+/// layout when it has one, else its elements spread evenly over `threads`.
+static int64_t getFragmentRegisters(AllocOp alloc, int64_t threads) {
+  MemRefType type = alloc.getType();
+  Type element = type.getElementType();
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  if (auto layout = dyn_cast_or_null<FragmentAttr>(alloc.getLayoutAttr()))
+    if (std::optional<Fragment> fragment =
+            layout.getFragmentFor(type.getShape()))
+      return llvm::divideCeil(fragment->getNumRegisters() * bits, 32);
+  return llvm::divideCeil(llvm::divideCeil(type.getNumElements() * bits, 32),
+                          threads);
 }
 
 KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
@@ -44,18 +69,15 @@ KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
   int64_t threads = kernel.getThreads();
   kernel.walk([&](AllocOp alloc) {
     MemRefType type = alloc.getType();
-    int64_t bytes =
-        type.getNumElements() * getElementBytes(type.getElementType());
-    int64_t words = (bytes + 3) / 4;
     switch (getMemorySpace(type)) {
     case MemorySpace::Shared:
-      resources.sharedBytes += bytes;
+      resources.sharedBytes += getBufferBytes(type) * getBufferCopies(alloc);
       break;
     case MemorySpace::Fragment:
-      resources.registersPerThread += (words + threads - 1) / threads;
+      resources.registersPerThread += getFragmentRegisters(alloc, threads);
       break;
     case MemorySpace::Local:
-      resources.registersPerThread += words;
+      resources.registersPerThread += llvm::divideCeil(getBufferBytes(type), 4);
       break;
     default:
       break;

@@ -31,13 +31,6 @@ using namespace mlir::tile;
 static constexpr int64_t kLargeBufferBytes = 8192;
 static constexpr int64_t kLargeBufferAlignment = 1024;
 
-static int64_t getBufferBytes(MemRefType type) {
-  int64_t bits = type.getElementType().isIndex()
-                     ? 64
-                     : type.getElementType().getIntOrFloatBitWidth();
-  return (type.getNumElements() * bits + 7) / 8;
-}
-
 SharedMemoryPlan mlir::tile::planSharedMemory(KernelOp kernel,
                                               int64_t alignment) {
   SharedMemoryPlan plan;
@@ -110,9 +103,6 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
                                   int64_t sharedAlignment) {
   if (failed(verifyLowered(kernel)))
     return failure();
-  if (kernel.getRasterizePanel() && kernel.getGrid().size() < 2)
-    return kernel.emitOpError("rasterize needs a grid of at least 2 "
-                              "dimensions");
   SharedMemoryPlan plan = planSharedMemory(kernel, sharedAlignment);
   if (plan.totalBytes > std::numeric_limits<int32_t>::max())
     return kernel.emitOpError()

@@ -65,7 +65,7 @@ static const char *const kModule =
     "  %c4 = arith.constant 4 : index\n"
     "  %c64 = arith.constant 64 : index\n"
     "  %zero = arith.constant 0.0 : f32\n"
-    "  tile.kernel blocks(%bx) in (%n) threads(256)\n"
+    "  tile.kernel blocks(%bx, %by) in (%n, %c1) threads(256)\n"
     "      rasterize(panel = 4, order = column) cluster(2, 1, 1) {\n"
     "    %Xs = tile.alloc {layout = #tile.layout<(d0, d1) -> (d0 * 72 + d1)>}\n"
     "        : memref<64x64xf32, #gpu.address_space<workgroup>>\n"
@@ -331,12 +331,13 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
   // CHECK-NEXT: gemm shared x shared -> fragment transpose_a=0 transpose_b=0 clear_accum=0 policy=square
   // CHECK-NEXT: copy fragment -> global coalesced_width=0 disable_tma=0
 
-  // CHECK-NEXT: kernel threads=256 grid_dims=1 panel=4 order=1 cluster_dims=3
+  // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 cluster_dims=3
   // CHECK-NEXT:   grid[0] size from <block arg>, block id is arg 0
+  // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   cluster[0] = 2
   // CHECK-NEXT:   cluster[1] = 1
   // CHECK-NEXT:   cluster[2] = 1
-  // CHECK-NEXT:   body args=1
+  // CHECK-NEXT:   body args=2
   // CHECK-NEXT: alloc space=shared
   // CHECK-NEXT:   layout #tile.layout<(d0, d1) -> (d0 * 72 + d1)>
   // CHECK-NEXT:   is tile layout=1

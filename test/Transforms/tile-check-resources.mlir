@@ -91,3 +91,39 @@ func.func @two_kernels(%n: index) {
   }
   return
 }
+
+// -----
+
+// A shared buffer filled by a copy in a 3-stage pipeline is kept three
+// times (3 x 8192 bytes); the buffer the loop only reads is kept once.
+// SM90: remark: shared memory 28672 bytes of 232448, fragment and local registers >= 0 per thread of 255
+func.func @pipelined(%A: memref<?x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-remark @+1 {{shared memory 28672 bytes of 166912, fragment and local registers >= 0 per thread of 255}}
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      tile.copy %A[%k, %c0] -> %a : memref<?x64xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %b -> %A[%k, %c0] : memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<?x64xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+// A fragment's layout decides its registers: 128 f32 elements on 32
+// threads, each held by 4 threads, is 16 registers per thread rather than
+// 4; sub-byte elements are packed (4096 x i4 = 2048 bytes).
+// SM90: remark: shared memory 2048 bytes of 232448, fragment and local registers >= 16 per thread of 255
+func.func @replicated_and_packed(%n: index) {
+  // expected-remark @+1 {{shared memory 2048 bytes of 166912, fragment and local registers >= 16 per thread of 255}}
+  tile.kernel blocks(%x) in (%n) threads(32) {
+    %f = tile.alloc {layout = #tile.fragment<threads = 32, map = (d0)[s0] -> ((d0 floordiv 16) + s0 * 8, d0 mod 16), replicate = 4>}
+        : memref<128xf32, #tile.fragment>
+    %s = tile.alloc : memref<64x64xi4, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -18,12 +18,3 @@ func.func @fragment(%n: index) {
   }
   return
 }
-
-// -----
-
-func.func @rasterize_1d(%n: index) {
-  // expected-error @below {{'tile.kernel' op rasterize needs a grid of at least 2 dimensions}}
-  tile.kernel blocks(%bx) in (%n) threads(128) rasterize(panel = 4) {
-  }
-  return
-}

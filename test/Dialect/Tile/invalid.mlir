@@ -216,6 +216,15 @@ func.func @kernel_too_many_threads(%n: index) {
 
 // -----
 
+func.func @kernel_rasterize_1d(%n: index) {
+  // expected-error @+1 {{'tile.kernel' op rasterize needs a grid of at least 2 dimensions}}
+  tile.kernel blocks(%bx) in (%n) threads(128) rasterize(panel = 4) {
+  }
+  return
+}
+
+// -----
+
 // rasterize_order only exists in the generic form without a panel.
 func.func @kernel_order_without_panel(%n: index) {
   // expected-error @+1 {{'tile.kernel' op rasterize_order requires rasterize_panel}}
@@ -1691,6 +1700,37 @@ func.func @pipelined_stage_range(%n: index) {
     // expected-error @+1 {{'tile.pipelined' op expected 'stage' entries in [0, 2), got 2}}
     tile.pipelined %k = %c0 to %n step %c1 stages(2) stage [2] order [0] {
       tile.clear %f : memref<16xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_layout_shape(%n: index) {
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.alloc' op expected a layout over 128x64, got one over 64x64}}
+    %s = tile.alloc {layout = #tile.layout<[64, 64], swizzle<128, 16>>} : memref<128x64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_fragment_shape(%n: index) {
+  tile.kernel blocks(%bx) in (%n) threads(32) {
+    // expected-error @+1 {{'tile.alloc' op expected a fragment layout over 32x8, got one over 16x8}}
+    %f = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<32x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_layout_shape(%n: index) {
+  tile.kernel blocks(%bx) in (%n) threads(32) {
+    // expected-error @+1 {{'tile.parallel' op expected a fragment layout over 16x16, got one over 16x8}}
+    tile.parallel (%i, %j) in (16, 16) layout(#tile.fragment<[16, 8], mma_m16n8k16_c>) {
     }
   }
   return

@@ -194,6 +194,67 @@ MLIR_CAPI_EXPORTED MlirAffineMap mlirTileLayoutAttrGetMap(MlirAttribute attr);
 MLIR_CAPI_EXPORTED MlirTypeID mlirTileLayoutAttrGetTypeID(void);
 
 //===----------------------------------------------------------------------===//
+// Layout queries
+//===----------------------------------------------------------------------===//
+//
+// The queries below evaluate a layout on the tile it describes. A layout
+// attribute written without a shape describes the buffer it annotates; pass
+// that buffer's shape as `shape` (`rank` entries). With a shaped attribute,
+// `shape` may be NULL (rank 0) or must equal the attribute's shape. Every
+// query fails (returns false, or -1) on a null or wrong-kind attribute, a
+// shape that does not fit, or coordinates outside the tile; it never
+// crashes.
+
+/// Returns `#tile.layout<[rows, cols], swizzle<bytes, bits>>`, the NVIDIA
+/// shared-memory swizzle of `swizzleBytes` (32, 64 or 128) for elements of
+/// `elementBits` bits, owned by `ctx`; a null attribute when the shape does
+/// not fit the swizzle (rows a multiple of 8, a multiple of `swizzleBytes`
+/// bytes per row) or `ctx` is null.
+MLIR_CAPI_EXPORTED MlirAttribute mlirTileLayoutAttrGetSwizzled(
+    MlirContext ctx, int64_t rows, int64_t cols, int64_t swizzleBytes,
+    int64_t elementBits);
+
+/// Writes the element offset of the tile coordinate `coords` (`rank`
+/// entries) under the `#tile.layout` `attr` to `*offset` (non-null) and
+/// returns true; false on failure (see above).
+MLIR_CAPI_EXPORTED bool
+mlirTileLayoutAttrGetOffset(MlirAttribute attr, const int64_t *shape,
+                            const int64_t *coords, intptr_t rank,
+                            int64_t *offset);
+
+/// Returns true if the `#tile.layout` `attr` sends the tile one-to-one onto
+/// the offsets [0, elements); false otherwise or on failure.
+MLIR_CAPI_EXPORTED bool mlirTileLayoutAttrIsBijective(MlirAttribute attr,
+                                                      const int64_t *shape,
+                                                      intptr_t rank);
+
+/// Returns the fragment layout `name` (a built-in: "mma_m16n8k16_a",
+/// "mma_m16n8k16_c", "wgmma_c", "mfma_32x32x8_a", ...; see
+/// docs/Layouts.md) over a tile of `shape` (`rank` entries), owned by `ctx`;
+/// a null attribute for an unknown name, a shape it does not fit, or a null
+/// context. `param` is the element width in bits for "ldmatrix" and
+/// "ldmatrix_trans", ignored otherwise.
+MLIR_CAPI_EXPORTED MlirAttribute
+mlirTileFragmentAttrGetBuiltin(MlirContext ctx, MlirStringRef name,
+                               const int64_t *shape, intptr_t rank,
+                               int64_t param);
+
+/// Writes the thread that holds replica `replica` of the element at
+/// `coords` and the register it sits in to `*thread` and `*reg` (both
+/// non-null) under the fragment layout `attr`, and returns true; false on
+/// failure (see above) or a replica outside [0, replicate).
+MLIR_CAPI_EXPORTED bool
+mlirTileFragmentAttrGetPlacement(MlirAttribute attr, const int64_t *shape,
+                                 const int64_t *coords, intptr_t rank,
+                                 int64_t replica, int64_t *thread,
+                                 int64_t *reg);
+
+/// Returns the number of registers each thread holds under the fragment
+/// layout `attr`; -1 on failure.
+MLIR_CAPI_EXPORTED int64_t mlirTileFragmentAttrGetNumRegisters(
+    MlirAttribute attr, const int64_t *shape, intptr_t rank);
+
+//===----------------------------------------------------------------------===//
 // Operation kinds
 //===----------------------------------------------------------------------===//
 

@@ -13,9 +13,12 @@ include "mlir/Pass/PassBase.td"
 def TileCheckResources : Pass<"tile-check-resources"> {
   let summary = "check that each tile.kernel fits the target's on-chip resources";
   let description = [{
-    Sums, per `tile.kernel`, the shared memory its allocations need and the
-    registers per thread its fragments and local buffers need at the least
-    (fragment elements divided evenly over the block's threads), and
+    Sums, per `tile.kernel`, the shared memory its allocations need (a
+    buffer filled by a copy in a multi-stage `tile.pipelined` counts once
+    per stage, as the pipeliner multi-buffers it) and the 32-bit registers
+    per thread its fragments and local buffers need at the least (from the
+    fragment's layout when it has one, replication included; else its
+    elements divided evenly over the block's threads), and
     reports an error at the kernel when either exceeds what one block may
     use on `chip`. With `remarks`, each kernel also gets a remark with the
     figures, so they can be inspected or FileCheck'd.

@@ -36,6 +36,10 @@ inline bool isOnChip(MemorySpace space) {
          space == MemorySpace::Local;
 }
 
+/// Bytes a buffer of `type` occupies, packing sub-byte elements (index
+/// counts as 64 bits).
+int64_t getBufferBytes(MemRefType type);
+
 /// Lowercase name of `space` for diagnostics ("shared", "fragment", ...).
 llvm::StringRef stringifyMemorySpace(MemorySpace space);
 

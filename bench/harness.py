@@ -1,0 +1,89 @@
+"""Shared pieces of the benchmark scripts: run a compiled tile kernel with
+tile-run on files written from torch tensors, check it against a torch
+reference, and time torch baselines with CUDA events in the same process.
+
+Inputs are fresh random tensors (never all zero); outputs are poisoned (NaN
+bytes) before the checked launch, so an element the kernel fails to write
+shows as a mismatch.
+"""
+
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+import torch
+
+DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
+          torch.float64: "f64", torch.int8: "i8", torch.int32: "i32",
+          torch.int64: "i64"}
+
+
+def dims(t):
+    return "x".join(str(d) for d in t.shape)
+
+
+def write(t, path):
+    t.detach().contiguous().cpu().view(torch.uint8).numpy().tofile(path)
+
+
+def run_tile(tile_run, manifest, inputs, outputs, references, scalars=None,
+             reps=100, warmup=10, rtol=None, atol=None):
+    """Runs `manifest` with tile-run.
+
+    inputs: name -> tensor (written to a file and passed as file=...)
+    outputs: name -> tensor giving shape and dtype (poisoned before launch)
+    references: name -> tensor (the expected contents of each output)
+    Returns a dict with 'ok', 'median_ms', 'min_ms' and the tool's output.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [tile_run, manifest, "--time", "--reps", str(reps),
+               "--warmup", str(warmup)]
+        for name, t in inputs.items():
+            path = os.path.join(tmp, name + ".in")
+            write(t, path)
+            cmd += ["--arg", f"{name}={dims(t)}:{DTYPES[t.dtype]}:file={path}"]
+        for name, t in outputs.items():
+            cmd += ["--arg", f"{name}={dims(t)}:{DTYPES[t.dtype]}:poison"]
+        for name, t in references.items():
+            path = os.path.join(tmp, name + ".ref")
+            write(t, path)
+            cmd += ["--check", f"{name}={path}"]
+        for name, value in (scalars or {}).items():
+            cmd += ["--arg", f"{name}={value}"]
+        if rtol is not None:
+            cmd += ["--rtol", str(rtol)]
+        if atol is not None:
+            cmd += ["--atol", str(atol)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = proc.stdout + proc.stderr
+    m = re.search(r"time: median ([0-9.]+) ms, min ([0-9.]+) ms", out)
+    return {"ok": proc.returncode == 0, "output": out,
+            "median_ms": float(m.group(1)) if m else None,
+            "min_ms": float(m.group(2)) if m else None}
+
+
+def time_torch(fn, reps=100, warmup=10):
+    """Median and minimum time of fn() in ms, each call between events."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times), min(times)
+
+
+def nonzero_rand(*shape, dtype=torch.float32, device="cuda", generator=None):
+    """Uniform in [-1, 1) with exact zeros moved to 0.5."""
+    t = torch.rand(*shape, device=device, generator=generator,
+                   dtype=torch.float32) * 2 - 1
+    t[t == 0] = 0.5
+    return t.to(dtype)
