@@ -31,6 +31,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
     check.chip = options.chip;
     pm.addPass(createTileCheckResources(check));
   }
+  pm.addPass(createTileLower());
   pm.addPass(createConvertTileToGPU());
 }
 

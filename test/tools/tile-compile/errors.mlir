@@ -11,7 +11,7 @@
 // OPERAND: host-operand.mlir:{{[0-9]+}}:{{[0-9]+}}: error: kernel operand is computed on the host
 // GRID: grid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: grid extent computed by arith.remui cannot be written in a launch manifest
 // EMPTY: tile-compile: {{.*}}empty.mlir has no tile.kernel
-// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.clear' op must be lowered to thread-level code before convert-tile-to-gpu
+// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.alloc' op fragment buffers must be distributed over the threads before convert-tile-to-gpu
 // CHIP: unknown chip 'sm_12'
 
 //--- host-operand.mlir
@@ -46,8 +46,10 @@ func.func @f() {
 //--- unlowered.mlir
 func.func @f(%n: index) {
   tile.kernel blocks(%bx) in (%n) threads(32) {
-    %s = tile.alloc : memref<32xf32, #gpu.address_space<workgroup>>
-    tile.clear %s : memref<32xf32, #gpu.address_space<workgroup>>
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }

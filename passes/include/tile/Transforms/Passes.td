@@ -89,4 +89,49 @@ def TileInferLayout : Pass<"tile-infer-layout"> {
   ];
 }
 
+def TileLower : Pass<"tile-lower", "ModuleOp"> {
+  let summary = "lower tile operators to per-thread code using their layouts";
+  let description = [{
+    Lowers, inside every `tile.kernel`, the operators that need no tensor
+    cores to thread-level IR, following the layout attributes that
+    `tile-infer-layout` writes (or that the user wrote):
+
+    - fragment buffers become per-thread register arrays (a private buffer
+      of `Fragment::getNumRegisters()` elements, indexed by constants);
+    - `tile.parallel` runs, on each thread, the iteration points its
+      `layout` gives it, fully unrolled over the registers;
+    - `tile.copy` moves the elements its `tile.loop` layout gives each
+      thread, as vectors (up to 16 bytes) where consecutive registers are
+      consecutive elements, with masked edges on global operands whose
+      extents are dynamic or not multiples of the tile, and with element
+      type conversion; a copy to or from a per-thread local buffer is done
+      whole by every thread;
+    - `tile.fill` / `tile.clear` on fragments, shared and local buffers;
+    - `tile.reduce` on fragments: per-thread partials, `gpu.shuffle xor`
+      across the lanes that share an output, shared scratch memory across
+      warps, into a fragment or (from one lane per output) a shared
+      buffer; on shared buffers a plain per-thread loop over the outputs;
+    - `tile.cumsum` on shared buffers (one row per thread) and on
+      fragments whose rows are held by one thread or in chunks by
+      consecutive lanes (running sums, then a shuffle scan of the chunk
+      totals);
+    - `tile.atomic` as `memref.atomic_rmw` per element, masked at edges.
+
+    Barriers (`gpu.barrier`) are inserted first, where shared memory
+    written by one operation is read or overwritten by a later one (loop
+    back edges included). A `tile.pipelined` loop without a `tile.gemm` is
+    turned into an `scf.for` (its `stages` have no effect yet); `tile.gemm`
+    and loops holding one are left for the gemm lowering.
+
+    A copy, atomic, or shared-memory reduce/cumsum without the layout it
+    needs is reported: "expected a 'tile.loop' layout; run
+    tile-infer-layout first".
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

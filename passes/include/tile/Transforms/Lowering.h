@@ -1,0 +1,37 @@
+//===- Lowering.h - tile ops to per-thread code -----------------*- C++ -*-===//
+//
+// Entry points of the tile-lower pass: barrier insertion over the tile
+// operators of a kernel, and the lowering of every non-tensor-core tile
+// operator (copy, fill, clear, parallel, reduce, cumsum, atomic) of a kernel
+// into per-thread code driven by the layouts of the layout contract.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_LOWERING_H
+#define TILE_TRANSFORMS_LOWERING_H
+
+#include "mlir/Support/LLVM.h"
+#include "tile/Dialect/Tile/TileOps.h"
+
+namespace mlir {
+namespace tile {
+
+/// Inserts `gpu.barrier` in `kernel` wherever shared memory written by the
+/// threads is later read or overwritten by other threads (tile operators
+/// and thread-level accesses in program order, loop back edges included).
+void insertSharedBarriers(KernelOp kernel);
+
+/// Turns the `tile.pipelined` loops of `kernel` that hold no `tile.gemm`
+/// into `scf.for` loops (stages have no effect yet).
+void convertPipelinedWithoutGemm(KernelOp kernel);
+
+/// Lowers the copy, fill, clear, parallel, reduce, cumsum and atomic
+/// operators of `kernel` to per-thread code and replaces its fragment
+/// buffers by per-thread register arrays. Emits a diagnostic and fails on
+/// a missing layout or a layout the lowering does not support.
+LogicalResult lowerTileOps(KernelOp kernel);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_TRANSFORMS_LOWERING_H

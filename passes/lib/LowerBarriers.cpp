@@ -1,0 +1,256 @@
+//===- LowerBarriers.cpp - barriers between shared-memory phases ----------===//
+//
+// Places gpu.barrier in a tile kernel, before lowering, wherever a shared
+// buffer written by the block is later read or overwritten (a read-after-
+// write, write-after-read or write-after-write hazard between threads). The
+// analysis walks the kernel body in program order with the set of shared
+// buffers read, written and atomically updated since the last barrier; loop
+// bodies also get a barrier at their end when the next iteration would
+// otherwise race with this one. Also turns gemm-free tile.pipelined loops
+// into scf.for loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Lowering.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// Shared buffers (their tile.alloc results) touched since the last barrier.
+struct AccessSet {
+  llvm::SetVector<Value> reads, writes, atomics;
+
+  void merge(const AccessSet &other) {
+    reads.insert(other.reads.begin(), other.reads.end());
+    writes.insert(other.writes.begin(), other.writes.end());
+    atomics.insert(other.atomics.begin(), other.atomics.end());
+  }
+  void clear() {
+    reads.clear();
+    writes.clear();
+    atomics.clear();
+  }
+  /// True when an operation doing `next` after this set, without a barrier
+  /// in between, may race with it.
+  bool conflictsWith(const AccessSet &next) const {
+    for (Value v : next.reads)
+      if (writes.contains(v) || atomics.contains(v))
+        return true;
+    for (Value v : next.writes)
+      if (reads.contains(v) || writes.contains(v) || atomics.contains(v))
+        return true;
+    // Atomic updates commute with each other, not with plain accesses.
+    for (Value v : next.atomics)
+      if (reads.contains(v) || writes.contains(v))
+        return true;
+    return false;
+  }
+};
+} // namespace
+
+/// The shared tile.alloc `value` is a view of, if any.
+static Value getSharedRoot(Value value) {
+  while (value) {
+    if (auto alloc = value.getDefiningOp<AllocOp>())
+      return getMemorySpace(alloc.getType()) == MemorySpace::Shared ? value
+                                                                    : Value();
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view)
+      return Value();
+    value = view.getViewSource();
+  }
+  return Value();
+}
+
+/// The shared-memory accesses of `op` alone (not counting nested ones,
+/// except inside tile.parallel whose body is one operation's worth).
+static AccessSet getOwnAccesses(Operation *op) {
+  AccessSet set;
+  auto read = [&](Value v) {
+    if (Value root = getSharedRoot(v))
+      set.reads.insert(root);
+  };
+  auto write = [&](Value v) {
+    if (Value root = getSharedRoot(v))
+      set.writes.insert(root);
+  };
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    read(copy.getSrc());
+    write(copy.getDst());
+  } else if (auto fill = dyn_cast<FillOp>(op)) {
+    write(fill.getBuffer());
+  } else if (auto clear = dyn_cast<ClearOp>(op)) {
+    write(clear.getBuffer());
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    read(reduce.getSrc());
+    read(reduce.getDst());
+    write(reduce.getDst());
+  } else if (auto cumsum = dyn_cast<CumsumOp>(op)) {
+    read(cumsum.getSrc());
+    write(cumsum.getDst());
+  } else if (auto atomic = dyn_cast<AtomicOp>(op)) {
+    read(atomic.getSrc());
+    if (Value root = getSharedRoot(atomic.getDst()))
+      set.atomics.insert(root);
+  } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+    read(gemm.getA());
+    read(gemm.getB());
+  } else if (isa<ParallelOp>(op)) {
+    op->walk([&](Operation *inner) {
+      if (inner != op)
+        set.merge(getOwnAccesses(inner));
+    });
+  } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    read(load.getMemref());
+  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    write(store.getMemref());
+  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    read(load.getBase());
+  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+    write(store.getBase());
+  } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+    if (Value root = getSharedRoot(rmw.getMemref()))
+      set.atomics.insert(root);
+  } else if (op->getNumRegions() == 0 && !isa<ViewLikeOpInterface>(op)) {
+    // Anything else that takes a shared buffer may read and write it.
+    for (Value operand : op->getOperands()) {
+      read(operand);
+      write(operand);
+    }
+  }
+  return set;
+}
+
+/// All accesses of `op` including nested regions, and whether it holds a
+/// barrier.
+static AccessSet getAllAccesses(Operation *op, bool &hasBarrier) {
+  AccessSet set;
+  op->walk([&](Operation *inner) {
+    if (isa<gpu::BarrierOp>(inner))
+      hasBarrier = true;
+    if (isa<ParallelOp>(inner->getParentOp()))
+      return;
+    set.merge(getOwnAccesses(inner));
+  });
+  return set;
+}
+
+static bool isLoop(Operation *op) {
+  return isa<scf::ForOp, scf::WhileOp, scf::ParallelOp, PipelinedOp>(op);
+}
+
+static void placeBarrier(Operation *before) {
+  OpBuilder b(before);
+  gpu::BarrierOp::create(b, before->getLoc());
+}
+
+/// Walks `block` from `state`, inserting barriers where needed; `state` is
+/// updated to what is pending at the block's end.
+static void processBlock(Block &block, AccessSet &state);
+
+/// True when running `block` from `state` hits a conflict before its first
+/// barrier (without changing anything).
+static bool conflictsBeforeBarrier(Block &block, const AccessSet &state) {
+  AccessSet pending = state;
+  for (Operation &op : block) {
+    if (isa<gpu::BarrierOp>(op))
+      return false;
+    bool hasBarrier = false;
+    AccessSet access = getAllAccesses(&op, hasBarrier);
+    if (pending.conflictsWith(access))
+      return true;
+    if (hasBarrier)
+      return false;
+    pending.merge(access);
+  }
+  return false;
+}
+
+static void processOp(Operation &op, AccessSet &state) {
+  if (isa<gpu::BarrierOp>(op)) {
+    state.clear();
+    return;
+  }
+  if (op.getNumRegions() == 0 || isa<ParallelOp>(op)) {
+    AccessSet access = getOwnAccesses(&op);
+    if (state.conflictsWith(access)) {
+      placeBarrier(&op);
+      state.clear();
+    }
+    state.merge(access);
+    return;
+  }
+  // A barrier needed by anything inside goes before the op, where every
+  // thread reaches it (not inside a branch that only some threads take).
+  bool hasBarrier = false;
+  if (state.conflictsWith(getAllAccesses(&op, hasBarrier))) {
+    placeBarrier(&op);
+    state.clear();
+  }
+  // Regions: each is entered from the current state; the state after the
+  // op is the union of what each may leave pending (and, for loops, of
+  // the state before it for a zero-trip loop).
+  AccessSet before = state, after;
+  bool loop = isLoop(&op);
+  if (loop)
+    after = before;
+  for (Region &region : op.getRegions()) {
+    for (Block &block : region) {
+      AccessSet inner = before;
+      processBlock(block, inner);
+      if (loop && conflictsBeforeBarrier(block, inner)) {
+        Operation *end = block.empty() ? nullptr : &block.back();
+        if (end && end->hasTrait<OpTrait::IsTerminator>())
+          placeBarrier(end);
+        else {
+          OpBuilder b(op.getContext());
+          b.setInsertionPointToEnd(&block);
+          gpu::BarrierOp::create(b, op.getLoc());
+        }
+        inner.clear();
+      }
+      after.merge(inner);
+    }
+  }
+  state = after;
+}
+
+static void processBlock(Block &block, AccessSet &state) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    processOp(op, state);
+}
+
+void mlir::tile::insertSharedBarriers(KernelOp kernel) {
+  AccessSet state;
+  processBlock(kernel.getBody().front(), state);
+}
+
+void mlir::tile::convertPipelinedWithoutGemm(KernelOp kernel) {
+  SmallVector<PipelinedOp> loops;
+  kernel.walk([&](PipelinedOp loop) {
+    bool gemm = false;
+    loop.walk([&](GemmOp) { gemm = true; });
+    if (!gemm)
+      loops.push_back(loop);
+  });
+  for (PipelinedOp loop : loops) {
+    OpBuilder b(loop);
+    auto forOp = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep());
+    Block &body = loop.getBody().front();
+    Block *forBody = forOp.getBody();
+    loop.getInductionVar().replaceAllUsesWith(forOp.getInductionVar());
+    forBody->getOperations().splice(forBody->getTerminator()->getIterator(),
+                                    body.getOperations());
+    loop.erase();
+  }
+}

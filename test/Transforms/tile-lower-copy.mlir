@@ -1,0 +1,108 @@
+// RUN: tile-opt %s -tile-lower -split-input-file -canonicalize | FileCheck %s
+
+// A global -> fragment copy: each of the 4 threads loads one 16-byte vector
+// of 8 halves (registers 0..7) when it is in bounds and aligned, element by
+// element with zero fill otherwise; the fragment becomes a private array of
+// 8 registers; the converted f32 values go to global as two 16-byte vectors.
+
+#frag = #tile.fragment<[2, 16], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
+// CHECK-LABEL: func.func @global_to_fragment
+// CHECK: tile.kernel
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[REGS:.+]] = tile.alloc : memref<8xf16, #gpu.address_space<private>>
+// CHECK: scf.if %{{.+}} -> (vector<8xf16>)
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK: else
+// CHECK-COUNT-8: memref.load %{{.+}} : memref<?x?xf16>
+// CHECK: vector.from_elements
+// CHECK: vector.extract %{{.+}}[7] : f16 from vector<8xf16>
+// CHECK: memref.store %{{.+}}, %[[REGS]][%c7] : memref<8xf16, #gpu.address_space<private>>
+// CHECK: memref.load %[[REGS]][%c0]
+// CHECK: arith.extf %{{.+}} : vector<4xf16> to vector<4xf32>
+// CHECK: vector.store %{{.+}} {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK-NOT: tile.copy
+func.func @global_to_fragment(%A: memref<?x?xf16>, %B: memref<?x?xf32>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %f = tile.alloc {layout = #frag} : memref<2x16xf16, #tile.fragment>
+    tile.copy %A[%i, %i] -> %f : memref<?x?xf16> -> memref<2x16xf16, #tile.fragment>
+    tile.copy %f -> %B[%i, %i] : memref<2x16xf16, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// Static global shapes that are multiples of the tile need no bounds
+// check; shared buffers with a layout are addressed through their flat
+// view at the layout's offset: here 4-element chunks XORed with the row's
+// low bit (vectors stay whole within a chunk).
+
+#loop = #tile.fragment<[4, 8], threads = 8, (d0, d1) -> (d0 * 2 + d1 floordiv 4, d1 mod 4)>
+// CHECK-LABEL: func.func @global_to_shared
+// CHECK: %[[S:.+]] = tile.alloc {layout = {{.+}}} : memref<4x8xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %[[S]]
+// CHECK-NOT: memref.dim
+// CHECK: %[[V:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: vector.from_elements
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK: %[[OFF:.+]] = arith.addi
+// CHECK-NEXT: %[[HI:.+]] = arith.shrui %[[OFF]], %c3
+// CHECK: %[[BIT:.+]] = arith.andi %[[HI]], %c1
+// CHECK: %[[FLIP:.+]] = arith.shli %[[BIT]], %c2
+// CHECK: %[[SW:.+]] = arith.xori %[[OFF]], %[[FLIP]]
+// CHECK: vector.store %[[V]], %[[FLAT]][%[[SW]]] {alignment = 16 : i64} : memref<32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+func.func @global_to_shared(%A: memref<64x64xf32>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc {layout = #tile.layout<(d0, d1) -> (d0 * 8 + d1), xor<1, 2, 1>>} : memref<4x8xf32, #gpu.address_space<workgroup>>
+    tile.copy %A[%i, %i] -> %s {tile.loop = #loop} : memref<64x64xf32> -> memref<4x8xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A rank-reducing copy from a batched 3-d tensor with a scalar binding
+// (one element per register).
+
+#loop = #tile.fragment<[2, 4], threads = 8, (d0, d1) -> (d0 * 4 + d1, 0)>
+// CHECK-LABEL: func.func @rank_reducing
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : memref<?x?x?xf32>
+// CHECK: memref.store %{{.+}} : memref<2x4xf32, #gpu.address_space<workgroup>>
+func.func @rank_reducing(%A: memref<?x?x?xf32>, %b: index, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc : memref<2x4xf32, #gpu.address_space<workgroup>>
+    tile.copy %A[%b, %i, %i] -> %s {tile.loop = #loop} : memref<?x?x?xf32> -> memref<2x4xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// Local buffers are per thread: every thread copies the whole tile, here
+// as two 16-byte vectors, masked at the end of the global operand; a local
+// tile goes to shared memory the same way (no tile.loop needed).
+
+// CHECK-LABEL: func.func @local
+// CHECK: %[[L:.+]] = tile.alloc : memref<8xf32, #gpu.address_space<private>>
+// CHECK: %[[V0:.+]] = scf.if %{{.+}} -> (vector<4xf32>)
+// CHECK: vector.load %{{.+}}[%[[I:.+]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: vector.store %[[V0]], %[[L]][%c0] {alignment = 16 : i64}
+// CHECK: %[[V1:.+]] = scf.if %{{.+}} -> (vector<4xf32>)
+// CHECK: vector.store %[[V1]], %[[L]][%c4] {alignment = 16 : i64}
+// CHECK: %[[W:.+]] = vector.load %[[L]][%c0] {alignment = 16 : i64}
+// CHECK: vector.store %[[W]], %{{.+}}[%c0] {alignment = 16 : i64} : memref<8xf32, #gpu.address_space<workgroup>>
+func.func @local(%A: memref<?xf32>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %l = tile.alloc : memref<8xf32, #gpu.address_space<private>>
+    %s = tile.alloc : memref<8xf32, #gpu.address_space<workgroup>>
+    tile.copy %A[%i] -> %l : memref<?xf32> -> memref<8xf32, #gpu.address_space<private>>
+    tile.copy %l -> %s : memref<8xf32, #gpu.address_space<private>> -> memref<8xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}

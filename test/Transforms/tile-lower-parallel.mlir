@@ -1,0 +1,125 @@
+// RUN: tile-opt %s -tile-lower -split-input-file -canonicalize | FileCheck %s
+
+// Each of 4 threads runs the two points of the 2x4 loop it owns, fully
+// unrolled: the fragment accesses become constant-indexed register
+// accesses, the replicated bias element of column j is the register the
+// thread holds it in (also constant), global accesses stay as they are.
+
+#frag = #tile.fragment<[2, 4], threads = 4, (d0, d1) -> (d1 floordiv 2 + d0 * 2, d1 mod 2)>
+#bias = #tile.fragment<[4], threads = 4, (d0)[s0] -> (d0 floordiv 2 + s0 * 2, d0 mod 2), replicate = 2>
+// CHECK-LABEL: func.func @bias
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK-DAG: %[[A:.+]] = tile.alloc : memref<2xf32, #gpu.address_space<private>>
+// CHECK-DAG: %[[B:.+]] = tile.alloc : memref<2xf32, #gpu.address_space<private>>
+// CHECK: %[[X0:.+]] = memref.load %[[A]][%c0]
+// CHECK: %[[Y0:.+]] = memref.load %[[B]][%c0]
+// CHECK: %[[S0:.+]] = arith.addf %[[X0]], %[[Y0]]
+// CHECK: memref.store %[[S0]], %[[A]][%c0]
+// CHECK: memref.store %[[S0]], %{{.+}}[%{{.+}}, %{{.+}}] : memref<2x4xf32>
+// CHECK: %[[X1:.+]] = memref.load %[[A]][%c1]
+// CHECK: %[[Y1:.+]] = memref.load %[[B]][%c1]
+// CHECK: %[[S1:.+]] = arith.addf %[[X1]], %[[Y1]]
+// CHECK: memref.store %[[S1]], %[[A]][%c1]
+// CHECK-NOT: tile.parallel
+func.func @bias(%out: memref<2x4xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %a = tile.alloc {layout = #frag} : memref<2x4xf32, #tile.fragment>
+    %b = tile.alloc {layout = #bias} : memref<4xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (2, 4) layout(#frag) {
+      %x = memref.load %a[%i, %j] : memref<2x4xf32, #tile.fragment>
+      %y = memref.load %b[%j] : memref<4xf32, #tile.fragment>
+      %s = arith.addf %x, %y : f32
+      memref.store %s, %a[%i, %j] : memref<2x4xf32, #tile.fragment>
+      memref.store %s, %out[%i, %j] : memref<2x4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop over a replicated layout runs on every replica: 8 threads hold
+// 4 elements twice, thread t runs element t mod 4. Threads beyond the
+// layout's (here all 8 work) would be guarded off.
+
+#rep = #tile.fragment<[4], threads = 8, (d0)[s0] -> (d0 + s0 * 4, 0), replicate = 2>
+// CHECK-LABEL: func.func @replicated
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[R:.+]] = tile.alloc : memref<1xf32, #gpu.address_space<private>>
+// CHECK: %[[B0:.+]] = arith.andi %[[TID]], %c1
+// CHECK: %[[SH:.+]] = arith.shrui %[[TID]], %c1
+// CHECK: %[[B1:.+]] = arith.andi %[[SH]], %c1
+// CHECK: %[[B1S:.+]] = arith.muli %[[B1]], %c2
+// CHECK: %[[I:.+]] = arith.xori %[[B0]], %[[B1S]]
+// CHECK: %[[V:.+]] = memref.load %{{.+}}[%[[I]]] : memref<4xf32>
+// CHECK: memref.store %[[V]], %[[R]][%c0]
+func.func @replicated(%in: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %r = tile.alloc {layout = #rep} : memref<4xf32, #tile.fragment>
+    tile.parallel (%i) in (4) layout(#rep) {
+      %v = memref.load %in[%i] : memref<4xf32>
+      memref.store %v, %r[%i] : memref<4xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// Only 4 of the 8 threads have work: the others skip the loop. Shared
+// buffers with a layout are accessed at the layout's offset.
+
+#half = #tile.fragment<[4], threads = 8, (d0) -> (d0, 0)>
+// CHECK-LABEL: func.func @guarded
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape
+// CHECK: %[[ACTIVE:.+]] = arith.cmpi ult, %[[TID]], %c4
+// CHECK: scf.if %[[ACTIVE]] {
+// CHECK: %[[K:.+]] = arith.xori
+// CHECK: %[[ROW:.+]] = arith.divui %[[K]], %c2
+// CHECK: %[[COL:.+]] = arith.remui %[[K]], %c2
+// CHECK: %[[T:.+]] = arith.muli %[[COL]], %c2
+// CHECK: %[[OFF:.+]] = arith.addi %[[T]], %[[ROW]]
+// CHECK: memref.store %{{.+}}, %[[FLAT]][%[[OFF]]] : memref<4xf32, #gpu.address_space<workgroup>>
+func.func @guarded() {
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc {layout = #tile.layout<(d0, d1) -> (d1 * 2 + d0)>} : memref<2x2xf32, #gpu.address_space<workgroup>>
+    tile.parallel (%k) in (4) layout(#half) {
+      %c2 = arith.constant 2 : index
+      %i = arith.divui %k, %c2 : index
+      %j = arith.remui %k, %c2 : index
+      memref.store %one, %s[%i, %j] : memref<2x2xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+// Extents that are not powers of two: the loop layout is inverted through
+// the flat slot thread * 3 + register, in divisions and remainders.
+
+#rows = #tile.fragment<[4, 3], threads = 4, (d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @ragged
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[S0:.+]] = arith.muli %[[TID]], %c3
+// CHECK: %[[I0:.+]] = arith.divui %[[S0]], %c3
+// CHECK: %[[J0:.+]] = arith.remui %[[S0]], %c3
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[I0]], %[[J0]]] : memref<4x3xf32>
+// CHECK: %[[S1:.+]] = arith.addi %{{.+}}, %c1
+// CHECK: arith.divui %[[S1]], %c3
+// CHECK: arith.remui %[[S1]], %c3
+func.func @ragged(%out: memref<4x3xf32>) {
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    tile.parallel (%i, %j) in (4, 3) layout(#rows) {
+      memref.store %one, %out[%i, %j] : memref<4x3xf32>
+    }
+  }
+  return
+}
