@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <mutex>
@@ -43,6 +44,16 @@ static bool isPlainOption(StringRef text) {
   });
 }
 
+std::string tile::getCudaToolkitPath(StringRef requested) {
+  if (!requested.empty())
+    return requested.str();
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
 LogicalResult tile::buildGPUToNVVMBinaryPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
@@ -58,6 +69,12 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
                         "' (expected isa, bin, fatbin or llvm)");
   if (options.optLevel < 0 || options.optLevel > 3)
     return errorHandler("tile-to-nvvm: opt-level must be 0 to 3");
+  std::string toolkit = getCudaToolkitPath(options.toolkit);
+  if (!llvm::all_of(toolkit, [](char c) {
+        return llvm::isAlnum(c) || StringRef("+,._-/").contains(c);
+      }))
+    return errorHandler("tile-to-nvvm: unusable toolkit path '" + toolkit +
+                        "'");
 
   // The textual pipeline below names upstream passes: make sure they are
   // registered when this runs outside tile-opt (C API, tile-compile).
@@ -82,9 +99,10 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "canonicalize,cse,"
       "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared),"
-      "gpu-to-llvm,gpu-module-to-binary{{format={3}},"
+      "gpu-to-llvm,gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
-      chip, features, options.optLevel.getValue(), format);
+      chip, features, options.optLevel.getValue(), format,
+      toolkit.empty() ? "" : " toolkit=" + toolkit);
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))

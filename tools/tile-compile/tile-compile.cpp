@@ -53,9 +53,14 @@ static cl::opt<std::string> features("features",
 static cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimization level"),
                              cl::init(3), cl::cat(category));
 static cl::opt<std::string>
+    toolkitPath("toolkit",
+                cl::desc("CUDA toolkit directory, for libdevice and ptxas "
+                         "(default: $CUDA_HOME, else /usr/local/cuda)"),
+                cl::init(""), cl::cat(category));
+static cl::opt<std::string>
     ptxasPath("ptxas",
-              cl::desc("ptxas to make cubins with (default: $CUDA_HOME/bin, "
-                       "/usr/local/cuda/bin, then PATH)"),
+              cl::desc("ptxas to make cubins with (default: the toolkit's, "
+                       "then PATH)"),
               cl::init(""), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("write PTX only"),
                              cl::init(false), cl::cat(category));
@@ -265,14 +270,13 @@ static LogicalResult collectLaunches(ModuleOp module,
 static std::string findPtxas() {
   if (!ptxasPath.empty())
     return ptxasPath;
-  if (const char *cudaHome = std::getenv("CUDA_HOME")) {
-    SmallString<256> path(cudaHome);
+  std::string toolkit = tile::getCudaToolkitPath(toolkitPath);
+  if (!toolkit.empty()) {
+    SmallString<256> path(toolkit);
     llvm::sys::path::append(path, "bin", "ptxas");
     if (llvm::sys::fs::can_execute(path))
       return path.str().str();
   }
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda/bin/ptxas";
   if (auto found = llvm::sys::findProgramByName("ptxas"))
     return *found;
   return "";
@@ -319,6 +323,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.optLevel = optLevel;
   options.format = "isa";
+  options.toolkit = toolkitPath;
   auto reportError = [](const Twine &message) {
     llvm::errs() << "tile-compile: " << message << "\n";
     return failure();

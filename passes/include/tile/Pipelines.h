@@ -33,12 +33,22 @@ struct TileToNVVMPipelineOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory, for libdevice (math functions) "
+                     "and ptxas; empty: $CUDA_HOME, else /usr/local/cuda "
+                     "when it exists"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> checkResources{
       *this, "check-resources",
       llvm::cl::desc("reject kernels that exceed the chip's shared memory or "
                      "register budget"),
       llvm::cl::init(true)};
 };
+
+/// The CUDA toolkit directory to use: `requested` when not empty, else
+/// $CUDA_HOME, else /usr/local/cuda when it exists, else "".
+std::string getCudaToolkitPath(StringRef requested);
 
 /// Adds the tile passes that run before kernel outlining: everything from
 /// tile IR down to gpu.launch.
