@@ -625,6 +625,13 @@ static AffineExpr quad(AffineExpr group, AffineExpr inGroup) {
   return group * 4 + inGroup;
 }
 
+/// The 16x8 accumulator of every mma.sync shape (m16n8k16, m16n8k8,
+/// m16n8k32): two consecutive columns per register pair, rows 8 apart.
+static std::pair<AffineExpr, AffineExpr> mmaAccumulator(AffineExpr r,
+                                                        AffineExpr c) {
+  return std::make_pair(quad(r % 8, c.floorDiv(2)), c % 2 + r.floorDiv(8) * 2);
+}
+
 static const BuiltinFragment kBuiltins[] = {
     // mma.m16n8k16, f16/bf16. A is 16x16 (row-major), B 16x8 (K x N), C
     // 16x8.
@@ -638,11 +645,7 @@ static const BuiltinFragment kBuiltins[] = {
        return std::make_pair(quad(c, (r % 8).floorDiv(2)),
                              r % 2 + r.floorDiv(8) * 2);
      }},
-    {"mma_m16n8k16_c", 16, 8, 32,
-     [](AffineExpr r, AffineExpr c) {
-       return std::make_pair(quad(r % 8, c.floorDiv(2)),
-                             c % 2 + r.floorDiv(8) * 2);
-     }},
+    {"mma_m16n8k16_c", 16, 8, 32, mmaAccumulator},
     // mma.m16n8k8, tf32: one element per 32-bit register.
     {"mma_m16n8k8_a", 16, 8, 32,
      [](AffineExpr r, AffineExpr c) {
@@ -653,11 +656,7 @@ static const BuiltinFragment kBuiltins[] = {
      [](AffineExpr r, AffineExpr c) {
        return std::make_pair(quad(c, r % 4), r.floorDiv(4));
      }},
-    {"mma_m16n8k8_c", 16, 8, 32,
-     [](AffineExpr r, AffineExpr c) {
-       return std::make_pair(quad(r % 8, c.floorDiv(2)),
-                             c % 2 + r.floorDiv(8) * 2);
-     }},
+    {"mma_m16n8k8_c", 16, 8, 32, mmaAccumulator},
     // mma.m16n8k32, s8/u8: four elements per 32-bit register.
     {"mma_m16n8k32_a", 16, 32, 32,
      [](AffineExpr r, AffineExpr c) {
@@ -669,11 +668,7 @@ static const BuiltinFragment kBuiltins[] = {
        return std::make_pair(quad(c, (r % 16).floorDiv(4)),
                              r % 4 + r.floorDiv(16) * 4);
      }},
-    {"mma_m16n8k32_c", 16, 8, 32,
-     [](AffineExpr r, AffineExpr c) {
-       return std::make_pair(quad(r % 8, c.floorDiv(2)),
-                             c % 2 + r.floorDiv(8) * 2);
-     }},
+    {"mma_m16n8k32_c", 16, 8, 32, mmaAccumulator},
     // wgmma.m64nNk16 accumulator: warp w of the warp group owns rows
     // [16w, 16w + 16); within a warp, 8-column blocks repeat the mma C
     // pattern.
