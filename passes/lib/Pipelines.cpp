@@ -36,11 +36,12 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToGPU());
 }
 
-/// True if `text` is made of letters, digits and `+,._-` only, so that it
-/// can be spliced into a textual pipeline.
-static bool isPlainOption(StringRef text) {
-  return llvm::all_of(text, [](char c) {
-    return llvm::isAlnum(c) || StringRef("+,._-").contains(c);
+/// True if `text` is made of letters, digits, `+,._-` and the characters of
+/// `extra` only, so that it can be spliced into a textual pipeline.
+static bool isPlainOption(StringRef text, StringRef extra = "") {
+  return llvm::all_of(text, [&](char c) {
+    return llvm::isAlnum(c) || StringRef("+,._-").contains(c) ||
+           extra.contains(c);
   });
 }
 
@@ -70,9 +71,7 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
   if (options.optLevel < 0 || options.optLevel > 3)
     return errorHandler("tile-to-nvvm: opt-level must be 0 to 3");
   std::string toolkit = getCudaToolkitPath(options.toolkit);
-  if (!llvm::all_of(toolkit, [](char c) {
-        return llvm::isAlnum(c) || StringRef("+,._-/").contains(c);
-      }))
+  if (!isPlainOption(toolkit, "/"))
     return errorHandler("tile-to-nvvm: unusable toolkit path '" + toolkit +
                         "'");
 
