@@ -557,34 +557,6 @@ LogicalResult LayoutInference::requireFragment(Value value,
 // Level 1: gemm
 //===----------------------------------------------------------------------===//
 
-/// How the warps split the M x N tile: `wm` warps along M, `wn` along N.
-static std::optional<std::pair<int64_t, int64_t>>
-partitionWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy) {
-  auto fits = [&](int64_t wm, int64_t wn) {
-    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
-  };
-  if (policy == GemmPolicy::full_row)
-    return fits(warps, 1) ? std::optional(std::make_pair(warps, int64_t(1)))
-                          : std::nullopt;
-  if (policy == GemmPolicy::full_col)
-    return fits(1, warps) ? std::optional(std::make_pair(int64_t(1), warps))
-                          : std::nullopt;
-  // square: per-warp tiles as close to square as possible, more warps
-  // along M on a tie.
-  std::optional<std::pair<int64_t, int64_t>> best;
-  int64_t bestGap = 0;
-  for (int64_t wm = warps; wm >= 1; --wm) {
-    if (warps % wm || !fits(wm, warps / wm))
-      continue;
-    int64_t gap = std::abs(m / wm - n / (warps / wm));
-    if (!best || gap < bestGap) {
-      best = {wm, warps / wm};
-      bestGap = gap;
-    }
-  }
-  return best;
-}
-
 /// The NVIDIA swizzle of a shared operand stored as `shape`: the widest of
 /// 128, 64 and 32 bytes that divides its rows; row-major when none does.
 static Layout getOperandLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,

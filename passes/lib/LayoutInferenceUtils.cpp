@@ -390,3 +390,31 @@ bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
   }
   return ok;
 }
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
+                           GemmPolicy policy) {
+  auto fits = [&](int64_t wm, int64_t wn) {
+    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
+  };
+  if (policy == GemmPolicy::full_row)
+    return fits(warps, 1) ? std::optional(std::make_pair(warps, int64_t(1)))
+                          : std::nullopt;
+  if (policy == GemmPolicy::full_col)
+    return fits(1, warps) ? std::optional(std::make_pair(int64_t(1), warps))
+                          : std::nullopt;
+  // square: per-warp tiles as close to square as possible, more warps
+  // along M on a tie.
+  std::optional<std::pair<int64_t, int64_t>> best;
+  int64_t bestGap = 0;
+  for (int64_t wm = warps; wm >= 1; --wm) {
+    if (warps % wm || !fits(wm, warps / wm))
+      continue;
+    int64_t gap = std::abs(m / wm - n / (warps / wm));
+    if (!best || gap < bestGap) {
+      best = {wm, warps / wm};
+      bestGap = gap;
+    }
+  }
+  return best;
+}

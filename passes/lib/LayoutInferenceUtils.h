@@ -9,10 +9,13 @@
 #define TILE_PASSES_LIB_LAYOUTINFERENCEUTILS_H
 
 #include "tile/Dialect/Tile/Layout.h"
+#include "tile/Dialect/Tile/TileAttrs.h"
 
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir {
 namespace tile {
@@ -48,6 +51,12 @@ FailureOr<Fragment> sliceFragment(const Fragment &loop, ArrayRef<int64_t> index,
 /// holding a written element runs a point that writes it.
 bool loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
                    const Fragment &fragment, bool write);
+
+/// How a gemm's warps split its M x N tile under `policy`: `wm` warps
+/// along M and `wn` along N, each warp owning a multiple of 16 rows and 8
+/// columns (the mma.sync accumulator). Warp w is (w mod wm, w / wm).
+std::optional<std::pair<int64_t, int64_t>>
+partitionWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy);
 
 } // namespace tile
 } // namespace mlir

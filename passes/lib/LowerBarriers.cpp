@@ -6,8 +6,8 @@
 // analysis walks the kernel body in program order with the set of shared
 // buffers read, written and atomically updated since the last barrier; loop
 // bodies also get a barrier at their end when the next iteration would
-// otherwise race with this one. Also turns gemm-free tile.pipelined loops
-// into scf.for loops.
+// otherwise race with this one. The asynchronous copies of pipelined loops
+// are left to the waits and barriers the pipeliner placed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,7 +85,10 @@ static AccessSet getOwnAccesses(Operation *op) {
   };
   if (auto copy = dyn_cast<CopyOp>(op)) {
     read(copy.getSrc());
-    write(copy.getDst());
+    // Asynchronous copies of a pipelined loop are ordered by the loop's
+    // own waits and barriers.
+    if (!copy->hasAttr(kAsyncCopyAttr))
+      write(copy.getDst());
   } else if (auto fill = dyn_cast<FillOp>(op)) {
     write(fill.getBuffer());
   } else if (auto clear = dyn_cast<ClearOp>(op)) {
@@ -232,25 +235,4 @@ static void processBlock(Block &block, AccessSet &state) {
 void mlir::tile::insertSharedBarriers(KernelOp kernel) {
   AccessSet state;
   processBlock(kernel.getBody().front(), state);
-}
-
-void mlir::tile::convertPipelinedWithoutGemm(KernelOp kernel) {
-  SmallVector<PipelinedOp> loops;
-  kernel.walk([&](PipelinedOp loop) {
-    bool gemm = false;
-    loop.walk([&](GemmOp) { gemm = true; });
-    if (!gemm)
-      loops.push_back(loop);
-  });
-  for (PipelinedOp loop : loops) {
-    OpBuilder b(loop);
-    auto forOp = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep());
-    Block &body = loop.getBody().front();
-    Block *forBody = forOp.getBody();
-    loop.getInductionVar().replaceAllUsesWith(forOp.getInductionVar());
-    forBody->getOperations().splice(forBody->getTerminator()->getIterator(),
-                                    body.getOperations());
-    loop.erase();
-  }
 }

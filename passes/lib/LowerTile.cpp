@@ -10,13 +10,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LowerTileInternal.h"
 #include "tile/Transforms/Lowering.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -34,6 +39,7 @@ namespace tile {
 
 using namespace mlir;
 using namespace mlir::tile;
+using namespace mlir::tile::lowering;
 
 static constexpr StringLiteral kLoopAttr = "tile.loop";
 static constexpr StringLiteral kMissingLoop =
@@ -43,7 +49,7 @@ static constexpr StringLiteral kMissingLoop =
 // Materializing layouts
 //===----------------------------------------------------------------------===//
 
-static Value cst(OpBuilder &b, Location loc, int64_t v) {
+Value lowering::cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
@@ -73,8 +79,9 @@ static Value expandExpr(OpBuilder &b, Location loc, AffineExpr expr,
 
 /// Emits the results of `layout` on `inputs`: the affine map and its XOR
 /// swizzle, or the GF(2) form as shifts, masks and XORs.
-static SmallVector<Value> materialize(OpBuilder &b, Location loc,
-                                      const Layout &layout, ValueRange inputs) {
+SmallVector<Value> lowering::materialize(OpBuilder &b, Location loc,
+                                         const Layout &layout,
+                                         ValueRange inputs) {
   SmallVector<Value> results;
   if (!layout.isLinear()) {
     for (AffineExpr expr : layout.getMap().getResults())
@@ -117,28 +124,6 @@ static SmallVector<Value> materialize(OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 // Loop layouts: (thread, register) -> coordinates
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// A fragment over an iteration space, inverted. A replicated fragment is
-/// inverted over the space extended by a leading replica dimension, so that
-/// every replica thread runs its points.
-struct LoopMap {
-  Fragment fragment;
-  Layout inverse;
-  bool replicated = false;
-  /// The inverse takes the flat slot thread * numRegs + register.
-  bool flatSlots = false;
-  /// Every thread runs every point (a tile of per-thread local buffers).
-  bool perThread = false;
-  int64_t activeThreads = 0, numRegs = 0;
-  /// Coordinates of (thread, register), computed once.
-  SmallVector<SmallVector<int64_t>> table;
-
-  ArrayRef<int64_t> coords(int64_t thread, int64_t reg) const {
-    return table[thread * numRegs + reg];
-  }
-};
-} // namespace
 
 static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
                                        int64_t blockThreads) {
@@ -247,39 +232,6 @@ static void emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm,
 // Buffers
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct KernelLowering {
-  KernelOp kernel;
-  int64_t threads;
-  Value tid;
-  /// Fragment buffer -> (its fragment, its register array).
-  DenseMap<Value, std::pair<Fragment, Value>> fragments;
-  /// Shared buffer with a layout other than row-major -> (layout, flat view).
-  DenseMap<Value, std::pair<Layout, Value>> sharedLayouts;
-
-  LogicalResult init();
-  LogicalResult lowerCopy(CopyOp op);
-  LogicalResult lowerFill(Operation *op, Value buffer, Value value);
-  LogicalResult lowerParallel(ParallelOp op);
-  LogicalResult lowerReduce(ReduceOp op);
-  LogicalResult lowerCumsum(CumsumOp op);
-  LogicalResult lowerFragmentCumsum(CumsumOp op);
-  LogicalResult lowerAtomic(AtomicOp op);
-
-  /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
-  /// its fragment operand, or, with `perThread`, the whole tile on every
-  /// thread (local buffers).
-  FailureOr<LoopMap> getLoopMap(Operation *op, ArrayRef<int64_t> shape,
-                                Value fragmentOperand, bool perThread = false);
-  /// Element `coords` of on-chip or global `buffer` as (memref, indices).
-  std::pair<Value, SmallVector<Value>> address(OpBuilder &b, Location loc,
-                                               Value buffer, ValueRange coords);
-  /// Whether `buffer` is stored row-major (so vectors along the last
-  /// dimension are contiguous).
-  bool isRowMajor(Value buffer) const { return !sharedLayouts.count(buffer); }
-};
-} // namespace
-
 LogicalResult KernelLowering::init() {
   Block &body = kernel.getBody().front();
   OpBuilder b(&body, body.begin());
@@ -339,9 +291,57 @@ LogicalResult KernelLowering::init() {
   return failure(walk.wasInterrupted());
 }
 
+std::optional<KernelLowering::Slot>
+KernelLowering::getSlot(OpBuilder &b, Location loc, Value buffer) {
+  auto view = buffer.getDefiningOp<memref::SubViewOp>();
+  auto alloc = view ? view.getSource().getDefiningOp<AllocOp>() : AllocOp();
+  if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::Shared)
+    return std::nullopt;
+  MemRefType srcType = view.getSourceType();
+  auto type = cast<MemRefType>(buffer.getType());
+  unsigned lead = srcType.getRank() - type.getRank();
+  if (srcType.getShape().drop_front(lead) != type.getShape() ||
+      !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
+    return std::nullopt;
+  SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+  Slot slot;
+  slot.root = view.getSource();
+  for (unsigned d = 0; d < srcType.getRank(); ++d) {
+    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
+    if (!size || *size != (d < lead ? 1 : srcType.getDimSize(d)))
+      return std::nullopt;
+    if (d >= lead) {
+      if (!isConstantIntValue(offsets[d], 0))
+        return std::nullopt;
+      continue;
+    }
+    slot.lead.push_back(getValueOrCreateConstantIndexOp(b, loc, offsets[d]));
+  }
+  // The layout of slot 0, over the view's shape.
+  MLIRContext *ctx = buffer.getContext();
+  auto it = sharedLayouts.find(slot.root);
+  Layout layout = it != sharedLayouts.end()
+                      ? it->second.first
+                      : Layout::rowMajor(ctx, srcType.getShape());
+  SmallVector<AffineExpr> inner(lead, getAffineConstantExpr(0, ctx));
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    inner.push_back(getAffineDimExpr(d, ctx));
+  std::optional<Layout> first = layout.compose(Layout::affine(
+      type.getShape(), AffineMap::get(type.getRank(), 0, inner, ctx)));
+  if (!first)
+    return std::nullopt;
+  slot.layout = *first;
+  return slot;
+}
+
 std::pair<Value, SmallVector<Value>>
 KernelLowering::address(OpBuilder &b, Location loc, Value buffer,
                         ValueRange coords) {
+  if (std::optional<Slot> slot = getSlot(b, loc, buffer)) {
+    SmallVector<Value> full(slot->lead);
+    full.append(coords.begin(), coords.end());
+    return address(b, loc, slot->root, full);
+  }
   auto it = sharedLayouts.find(buffer);
   if (it == sharedLayouts.end())
     return {buffer, SmallVector<Value>(coords)};
@@ -413,7 +413,7 @@ uniformRegister(const LoopMap &lm, int64_t reg, const Fragment &frag,
 // Element type conversion and global bounds
 //===----------------------------------------------------------------------===//
 
-static Value convert(OpBuilder &b, Location loc, Value v, Type to) {
+Value lowering::convert(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == to)
     return v;
@@ -437,7 +437,7 @@ static Value convert(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncIOp::create(b, loc, target, v);
 }
 
-static Value zeroOf(OpBuilder &b, Location loc, Type type) {
+Value lowering::zeroOf(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
 }
 
@@ -487,7 +487,43 @@ static Value isAligned(OpBuilder &b, Location loc, Value buffer, ValueRange idx,
                                cst(b, loc, 0));
 }
 
-static int64_t elementBytes(Type t) {
+/// True at run time when a whole tile of `tile` (trailing dimensions) at
+/// `origin` of global `buffer` lies inside it (with `checkBounds`) and, for
+/// vectors of `vector` elements, every vector of it is aligned: the tile's
+/// first element is aligned and every stride but the last is a multiple of
+/// `vector`. A copy takes its unchecked path under this condition, so the
+/// per-element masks and alignment tests run only on edge tiles.
+static Value isWholeAlignedTile(OpBuilder &b, Location loc, Value buffer,
+                                ValueRange origin, ArrayRef<int64_t> tile,
+                                bool checkBounds, int64_t vector,
+                                int64_t elemBytes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  unsigned lead = type.getRank() - tile.size();
+  SmallVector<Value> idx(origin.begin(), origin.end());
+  if (idx.empty())
+    idx.assign(type.getRank(), cst(b, loc, 0));
+  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  auto andWith = [&](Value c) { ok = arith::AndIOp::create(b, loc, ok, c); };
+  if (checkBounds)
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      int64_t extent = d < lead ? 1 : tile[d - lead];
+      Value end = arith::AddIOp::create(b, loc, idx[d], cst(b, loc, extent));
+      andWith(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                    memref::DimOp::create(b, loc, buffer, d)));
+    }
+  if (vector > 1) {
+    andWith(isAligned(b, loc, buffer, idx, vector * elemBytes, elemBytes));
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+    for (Value stride : meta.getStrides().drop_back())
+      andWith(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, stride, cst(b, loc, vector)),
+          cst(b, loc, 0)));
+  }
+  return ok;
+}
+
+int64_t lowering::elementBytes(Type t) {
   return t.isIndex() ? 8 : std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
@@ -598,7 +634,16 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   SmallVector<const Layout *> storage;
   SmallVector<Layout> reshaped;
   reshaped.reserve(2);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
   for (Operand *o : {&src, &dst}) {
+    if (std::optional<Slot> slot = getSlot(b, loc, o->buffer)) {
+      reshaped.push_back(slot->layout);
+      storage.push_back(&reshaped.back());
+      if (!o->origin.empty())
+        maxWidth = 1;
+      continue;
+    }
     auto it = sharedLayouts.find(o->buffer);
     if (it == sharedLayouts.end())
       continue;
@@ -651,11 +696,12 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   if (failed(fragRegs(src, srcRegs)) || failed(fragRegs(dst, dstRegs)))
     return failure();
 
-  Location loc = op.getLoc();
-  OpBuilder b(op);
   Type srcVecType = v > 1 ? Type(VectorType::get({v}, srcElem)) : srcElem;
   bool maskSrc = src.space == MemorySpace::Global && needsMask(src.type, tile);
   bool maskDst = dst.space == MemorySpace::Global && needsMask(dst.type, tile);
+  // Set while emitting the path taken when the global tile is whole and
+  // aligned: no masks, no alignment tests.
+  bool trusted = false;
 
   // Converts `value` (loop register `r`, at `coords`) to the destination's
   // element type and writes it.
@@ -684,7 +730,7 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
                                 /*nontemporal=*/false,
                                 llvm::MaybeAlign(v * elementBytes(dstElem)));
     };
-    if (dst.space != MemorySpace::Global || (!maskDst && v == 1)) {
+    if (dst.space != MemorySpace::Global || trusted || (!maskDst && v == 1)) {
       store(b);
       return;
     }
@@ -715,82 +761,161 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     }
   };
 
-  emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
-    if (r % v != 0)
-      return;
-    OpBuilder::InsertionGuard guard(b);
-    Value replica;
-    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
-    if (dst.space != MemorySpace::Fragment)
-      guardFirstReplica(b, loc, replica);
-    // Read.
-    Value value;
-    if (src.space == MemorySpace::Fragment) {
-      Value regs = fragments[src.buffer].second;
-      SmallVector<Value> elems;
-      for (int64_t k = 0; k < v; ++k)
-        elems.push_back(memref::LoadOp::create(
-            b, loc, regs, ValueRange{cst(b, loc, srcRegs[r + k])}));
-      value = v > 1 ? vector::FromElementsOp::create(
-                          b, loc, cast<VectorType>(srcVecType), elems)
-                          .getResult()
-                    : elems[0];
-    } else {
-      SmallVector<Value> idx = operandIndices(b, loc, src, coords);
-      auto [mem, memIdx] = address(b, loc, src.buffer, idx);
-      auto load = [&](OpBuilder &b) -> Value {
-        if (v == 1)
-          return memref::LoadOp::create(b, loc, mem, memIdx);
-        return vector::LoadOp::create(
-            b, loc, cast<VectorType>(srcVecType), mem, memIdx,
-            /*nontemporal=*/false, llvm::MaybeAlign(v * elementBytes(srcElem)));
-      };
-      if (src.space != MemorySpace::Global || (!maskSrc && v == 1)) {
-        value = load(b);
-      } else {
-        Value ok = maskSrc ? inBounds(b, loc, mem, memIdx, v - 1) : Value();
-        if (v > 1) {
-          Value al = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
-                               elementBytes(srcElem));
-          ok = ok ? arith::AndIOp::create(b, loc, ok, al).getResult() : al;
-        }
-        auto ifOp = scf::IfOp::create(b, loc, TypeRange{srcVecType}, ok,
-                                      /*withElse=*/true);
-        OpBuilder tb = ifOp.getThenBodyBuilder();
-        scf::YieldOp::create(tb, loc, load(tb));
-        OpBuilder eb = ifOp.getElseBodyBuilder();
-        if (v == 1) {
-          scf::YieldOp::create(eb, loc, zeroOf(eb, loc, srcElem));
-          value = ifOp.getResult(0);
-          return convertAndStore(b, r, coords, value);
-        }
-        // Element by element: out-of-bounds elements read as zero.
-        SmallVector<Value> elems;
-        for (int64_t k = 0; k < v; ++k) {
-          SmallVector<Value> ei(memIdx);
-          ei.back() =
-              eb.createOrFold<arith::AddIOp>(loc, ei.back(), cst(eb, loc, k));
-          Value eok = maskSrc ? inBounds(eb, loc, mem, ei, 0)
-                              : Value(arith::ConstantIntOp::create(
-                                    eb, loc, eb.getI1Type(), 1));
-          auto eif = scf::IfOp::create(eb, loc, TypeRange{srcElem}, eok, true);
-          OpBuilder etb = eif.getThenBodyBuilder();
-          scf::YieldOp::create(
-              etb, loc, memref::LoadOp::create(etb, loc, mem, ei).getResult());
-          OpBuilder eeb = eif.getElseBodyBuilder();
-          scf::YieldOp::create(eeb, loc, zeroOf(eeb, loc, srcElem));
-          elems.push_back(eif.getResult(0));
-        }
-        Value slow = v > 1 ? vector::FromElementsOp::create(
-                                 eb, loc, cast<VectorType>(srcVecType), elems)
-                                 .getResult()
-                           : elems[0];
-        scf::YieldOp::create(eb, loc, slow);
-        value = ifOp.getResult(0);
-      }
+  // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
+  // bytes per thread, no conversion).
+  int64_t copyBytes = v * elementBytes(srcElem);
+  bool async = op->hasAttr(kAsyncCopyAttr) &&
+               src.space == MemorySpace::Global &&
+               dst.space == MemorySpace::Shared && srcElem == dstElem &&
+               (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
+  auto emitAsyncCopy = [&](OpBuilder &b, Location loc, Value mem,
+                           SmallVector<Value> memIdx, ArrayRef<Value> coords,
+                           bool mask) {
+    Value valid;
+    if (mask) {
+      // Elements of the vector inside the source: clamp(dim - idx, 0, v)
+      // on an in-bounds row, else 0 (read from the origin, all zero-fill).
+      unsigned last = memIdx.size() - 1;
+      Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+      for (unsigned d = 0; d < last; ++d)
+        rowOk = arith::AndIOp::create(
+            b, loc, rowOk,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
+                                  memref::DimOp::create(b, loc, mem, d)));
+      Value left = arith::SubIOp::create(
+          b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
+      left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
+      left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
+      valid = arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        valid, cst(b, loc, 0));
+      for (Value &i : memIdx)
+        i = arith::SelectOp::create(b, loc, any, i, cst(b, loc, 0));
     }
-    convertAndStore(b, r, coords, value);
-  });
+    SmallVector<Value> didx = operandIndices(b, loc, dst, coords);
+    auto [dmem, dmemIdx] = address(b, loc, dst.buffer, didx);
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dmem, dmemIdx,
+        mem, memIdx, b.getIndexAttr(v), valid,
+        copyBytes == 16 ? b.getUnitAttr() : UnitAttr());
+  };
+
+  auto emitAll = [&](OpBuilder &b) {
+    emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
+      if (r % v != 0)
+        return;
+      OpBuilder::InsertionGuard guard(b);
+      Value replica;
+      SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
+      if (dst.space != MemorySpace::Fragment)
+        guardFirstReplica(b, loc, replica);
+      // Read.
+      Value value;
+      if (src.space == MemorySpace::Fragment) {
+        Value regs = fragments[src.buffer].second;
+        SmallVector<Value> elems;
+        for (int64_t k = 0; k < v; ++k)
+          elems.push_back(memref::LoadOp::create(
+              b, loc, regs, ValueRange{cst(b, loc, srcRegs[r + k])}));
+        value = v > 1 ? vector::FromElementsOp::create(
+                            b, loc, cast<VectorType>(srcVecType), elems)
+                            .getResult()
+                      : elems[0];
+      } else {
+        SmallVector<Value> idx = operandIndices(b, loc, src, coords);
+        auto [mem, memIdx] = address(b, loc, src.buffer, idx);
+        if (async && trusted) {
+          emitAsyncCopy(b, loc, mem, memIdx, coords, /*mask=*/false);
+          return;
+        }
+        if (async) {
+          // cp.async where the source is aligned, zero-filling what lies
+          // outside it; else the synchronous path below, in the else branch.
+          Value ok = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
+                               elementBytes(srcElem));
+          auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
+          OpBuilder tb(ifOp.thenBlock()->getTerminator());
+          emitAsyncCopy(tb, loc, mem, memIdx, coords, maskSrc);
+          b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+        }
+        auto load = [&](OpBuilder &b) -> Value {
+          if (v == 1)
+            return memref::LoadOp::create(b, loc, mem, memIdx);
+          return vector::LoadOp::create(
+              b, loc, cast<VectorType>(srcVecType), mem, memIdx,
+              /*nontemporal=*/false,
+              llvm::MaybeAlign(v * elementBytes(srcElem)));
+        };
+        if (src.space != MemorySpace::Global || trusted ||
+            (!maskSrc && v == 1)) {
+          value = load(b);
+        } else {
+          Value ok = maskSrc ? inBounds(b, loc, mem, memIdx, v - 1) : Value();
+          if (v > 1) {
+            Value al = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
+                                 elementBytes(srcElem));
+            ok = ok ? arith::AndIOp::create(b, loc, ok, al).getResult() : al;
+          }
+          auto ifOp = scf::IfOp::create(b, loc, TypeRange{srcVecType}, ok,
+                                        /*withElse=*/true);
+          OpBuilder tb = ifOp.getThenBodyBuilder();
+          scf::YieldOp::create(tb, loc, load(tb));
+          OpBuilder eb = ifOp.getElseBodyBuilder();
+          if (v == 1) {
+            scf::YieldOp::create(eb, loc, zeroOf(eb, loc, srcElem));
+            value = ifOp.getResult(0);
+            return convertAndStore(b, r, coords, value);
+          }
+          // Element by element: out-of-bounds elements read as zero.
+          SmallVector<Value> elems;
+          for (int64_t k = 0; k < v; ++k) {
+            SmallVector<Value> ei(memIdx);
+            ei.back() =
+                eb.createOrFold<arith::AddIOp>(loc, ei.back(), cst(eb, loc, k));
+            Value eok = maskSrc ? inBounds(eb, loc, mem, ei, 0)
+                                : Value(arith::ConstantIntOp::create(
+                                      eb, loc, eb.getI1Type(), 1));
+            auto eif =
+                scf::IfOp::create(eb, loc, TypeRange{srcElem}, eok, true);
+            OpBuilder etb = eif.getThenBodyBuilder();
+            scf::YieldOp::create(
+                etb, loc,
+                memref::LoadOp::create(etb, loc, mem, ei).getResult());
+            OpBuilder eeb = eif.getElseBodyBuilder();
+            scf::YieldOp::create(eeb, loc, zeroOf(eeb, loc, srcElem));
+            elems.push_back(eif.getResult(0));
+          }
+          Value slow = v > 1 ? vector::FromElementsOp::create(
+                                   eb, loc, cast<VectorType>(srcVecType), elems)
+                                   .getResult()
+                             : elems[0];
+          scf::YieldOp::create(eb, loc, slow);
+          value = ifOp.getResult(0);
+        }
+      }
+      convertAndStore(b, r, coords, value);
+    });
+  };
+  // One block-uniform test of the global operand picks between the
+  // unchecked copy and the one that masks and tests each vector.
+  Operand *global = src.space == MemorySpace::Global   ? &src
+                    : dst.space == MemorySpace::Global ? &dst
+                                                       : nullptr;
+  bool masked = global == &src ? maskSrc : maskDst;
+  if (!global || (!masked && v == 1)) {
+    emitAll(b);
+  } else {
+    Value whole =
+        isWholeAlignedTile(b, loc, global->buffer, global->origin, tile, masked,
+                           v, elementBytes(global->type.getElementType()));
+    auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+    OpBuilder tb(ifOp.thenBlock()->getTerminator());
+    trusted = true;
+    emitAll(tb);
+    trusted = false;
+    OpBuilder eb(ifOp.elseBlock()->getTerminator());
+    emitAll(eb);
+  }
   op.erase();
   return success();
 }
@@ -1670,8 +1795,8 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel) {
     return failure();
   SmallVector<Operation *> ops;
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<CopyOp, FillOp, ClearOp, ParallelOp, ReduceOp, CumsumOp, AtomicOp>(
-            op)) {
+    if (isa<CopyOp, FillOp, ClearOp, ParallelOp, ReduceOp, CumsumOp, AtomicOp,
+            GemmOp>(op)) {
       ops.push_back(op);
       return WalkResult::skip();
     }
@@ -1691,7 +1816,8 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel) {
             .Case([&](ParallelOp o) { return kl.lowerParallel(o); })
             .Case([&](ReduceOp o) { return kl.lowerReduce(o); })
             .Case([&](CumsumOp o) { return kl.lowerCumsum(o); })
-            .Case([&](AtomicOp o) { return kl.lowerAtomic(o); });
+            .Case([&](AtomicOp o) { return kl.lowerAtomic(o); })
+            .Case([&](GemmOp o) { return kl.lowerGemm(o); });
     ok &= succeeded(r);
   }
   if (!ok)
@@ -1716,7 +1842,10 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
     getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
     bool ok = true;
     for (KernelOp kernel : kernels) {
-      convertPipelinedWithoutGemm(kernel);
+      if (failed(pipelineLoops(kernel))) {
+        ok = false;
+        continue;
+      }
       insertSharedBarriers(kernel);
       ok &= succeeded(lowerTileOps(kernel));
     }

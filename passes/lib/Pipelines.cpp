@@ -70,6 +70,8 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
                         "' (expected isa, bin, fatbin or llvm)");
   if (options.optLevel < 0 || options.optLevel > 3)
     return errorHandler("tile-to-nvvm: opt-level must be 0 to 3");
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return errorHandler("tile-to-nvvm: index-bitwidth must be 32 or 64");
   std::string toolkit = getCudaToolkitPath(options.toolkit);
   if (!isPlainOption(toolkit, "/"))
     return errorHandler("tile-to-nvvm: unusable toolkit path '" + toolkit +
@@ -91,17 +93,19 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
   std::string features =
       options.features.empty() ? "" : " features=" + options.features;
   std::string upstream = llvm::formatv(
-      "convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,"
-      "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
+      "gpu-kernel-outlining,convert-vector-to-scf,"
+      "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm{{{5}},"
       "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}},"
-      "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+      "lower-affine,convert-arith-to-llvm{{{5}},convert-index-to-llvm{{{5}},"
       "canonicalize,cse,"
-      "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,cse,"
+      "gpu.module(strip-debuginfo,tile-convert-nvgpu-to-nvvm{{{5}},"
+      "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared),"
       "gpu-to-llvm,gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, features, options.optLevel.getValue(), format,
-      toolkit.empty() ? "" : " toolkit=" + toolkit);
+      toolkit.empty() ? "" : " toolkit=" + toolkit,
+      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()));
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))

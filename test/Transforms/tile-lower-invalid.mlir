@@ -86,3 +86,131 @@ func.func @nested_access(%c: i1) {
   }
   return
 }
+
+// -----
+
+func.func @gemm_fp8() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> f32, signed i8 -> i32)}}
+    tile.gemm %a, %b -> %c : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_k_not_multiple() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<8x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{expected M, N and K to be multiples of 16, 8 and 16 (the mma.sync shape m16n8k16), got 16x8x8}}
+    tile.gemm %a, %b -> %c : memref<16x8xf16, #gpu.address_space<workgroup>>, memref<8x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_c_not_accumulator() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 4, d1 mod 4)>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{expected C laid out as the mma_m16n8k16_c accumulator over 1x1 warps (repeat = [1, 1], repeat_on_thread = [1, 1])}}
+    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_operand_view() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %big = tile.alloc : memref<32x16xf16, #gpu.address_space<workgroup>>
+    %a = memref.subview %big[16, 0] [16, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{expected A to be a shared tile.alloc or one slot of a multi-buffered one}}
+    tile.gemm %a, %b -> %c : memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_mixed_stages(%A: memref<?x?xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{unsupported schedule: expected every global-to-shared copy in one stage and every other operation in one stage, got stages 0 and 1 for copies}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [0, 1, 2] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      tile.copy %A[%k, %c0] -> %b : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
+      tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_copies_after_readers(%A: memref<?x?xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{unsupported schedule: the copies into shared memory (stage 2) must not come after their readers (stage 0)}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [2, 2, 0] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      tile.copy %A[%k, %c0] -> %b : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
+      tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_linear_layout(%A: memref<?x?xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    // expected-error @+1 {{cannot be multi-buffered for the pipelined loop: its layout does not repeat per slot (use an affine layout, or stages(1))}}
+    %a = tile.alloc {layout = #tile.layout<[4, 4], linear<[[4, 8], [1, 2]]>>} : memref<4x4xf16, #gpu.address_space<workgroup>>
+    %f = tile.alloc : memref<4x4xf16, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+      tile.copy %A[%k, %c0] -> %a : memref<?x?xf16> -> memref<4x4xf16, #gpu.address_space<workgroup>>
+      tile.copy %a -> %f : memref<4x4xf16, #gpu.address_space<workgroup>> -> memref<4x4xf16, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_dependent_copy(%A: memref<?x?xf16>, %idx: memref<?xindex>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc {layout = #tile.layout<[4, 8], row_major>} : memref<4x8xf16, #gpu.address_space<workgroup>>
+    // expected-warning @+1 {{not pipelined: the copy into shared memory cannot be issued early: its operands depend on 'memref.load' in the loop body}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+      %row = memref.load %idx[%k] : memref<?xindex>
+      tile.copy %A[%row, %c0] -> %a {tile.loop = #tile.fragment<[4, 8], threads = 32, (d0, d1) -> (d0 * 8 + d1, 0)>} : memref<?x?xf16> -> memref<4x8xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}

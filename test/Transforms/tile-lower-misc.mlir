@@ -87,7 +87,8 @@ func.func @atomic(%out: memref<?x?xf32>, %i: index) {
 // CHECK-LABEL: func.func @barriers
 // CHECK: scf.for
 // CHECK: memref.store %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK: gpu.barrier
 // CHECK: memref.load %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.load %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
@@ -147,12 +148,23 @@ func.func @fragment_cumsum() {
 
 // -----
 
-// A pipelined loop holding a gemm is left to the gemm lowering, but the
-// copies in its body are lowered (with their barriers); the accumulator
-// stays a fragment buffer for the gemm.
+// A pipelined loop holding a gemm: its copy into shared memory runs one
+// iteration ahead as cp.async into two slots, the gemm becomes mma.sync on
+// the accumulator's registers, and no tile operator is left.
 
 #loop = #tile.fragment<[16, 16], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
 // CHECK-LABEL: func.func @with_gemm
+// CHECK: tile.alloc : memref<8xf32, #gpu.address_space<private>>
+// CHECK: tile.alloc {layout = #tile.layout<[2, 16, 16], (d0, d1, d2) -> (d0 * 256 + d1 * 16 + d2)>} : memref<2x16x16xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: tile.copy
+// CHECK-NOT: tile.gemm
+func.func @with_gemm
 // CHECK: %[[C:.+]] = tile.alloc {layout = #tile.fragment<{{.+}}>} : memref<16x8xf32, #tile.fragment>
 // CHECK: tile.pipelined
 // CHECK: vector.load %{{.+}} : memref<?x?xf16>, vector<8xf16>

@@ -52,6 +52,11 @@ static cl::opt<std::string> features("features",
                                      cl::init(""), cl::cat(category));
 static cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimization level"),
                              cl::init(3), cl::cat(category));
+static cl::opt<int> indexBitwidth(
+    "index-bitwidth",
+    cl::desc("width of index values in the kernel, 32 or 64 (32: cheaper "
+             "address arithmetic, for tensors below 2^31 elements)"),
+    cl::init(64), cl::cat(category));
 static cl::opt<std::string>
     toolkitPath("toolkit",
                 cl::desc("CUDA toolkit directory, for libdevice and ptxas "
@@ -322,6 +327,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.features = features;
   options.optLevel = optLevel;
+  options.indexBitwidth = indexBitwidth;
   options.format = "isa";
   options.toolkit = toolkitPath;
   auto reportError = [](const Twine &message) {
@@ -406,7 +412,7 @@ int main(int argc, char **argv) {
        << "\n"
        << "kernel " << launch.kernel << "\n"
        << "binary " << binary << " " << kind << "\n"
-       << "index-bitwidth 64\n";
+       << "index-bitwidth " << indexBitwidth << "\n";
     for (const std::string &param : launch.params)
       os << "param " << param << "\n";
     os << "block " << launch.block[0] << " " << launch.block[1] << " "

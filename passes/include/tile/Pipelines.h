@@ -39,6 +39,12 @@ struct TileToNVVMPipelineOptions
                      "and ptxas; empty: $CUDA_HOME, else /usr/local/cuda "
                      "when it exists"),
       llvm::cl::init("")};
+  PassOptions::Option<int> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("width of index values in kernels, 32 or 64: 32 halves "
+                     "the registers and instructions of address arithmetic "
+                     "and suits tensors of fewer than 2^31 elements"),
+      llvm::cl::init(64)};
   PassOptions::Option<bool> checkResources{
       *this, "check-resources",
       llvm::cl::desc("reject kernels that exceed the chip's shared memory or "

@@ -1,5 +1,6 @@
-// Kernels whose launch cannot be described by a manifest, and files without
-// kernels, are errors with a location, not crashes.
+// Kernels whose launch cannot be described by a manifest, kernels with an
+// operator the target cannot run, and files without kernels, are errors
+// with a location, not crashes.
 
 // RUN: rm -rf %t && split-file %s %t
 // RUN: not tile-compile %t/host-operand.mlir -o %t/out --no-cubin 2>&1 | FileCheck %s --check-prefix=OPERAND
@@ -11,7 +12,7 @@
 // OPERAND: host-operand.mlir:{{[0-9]+}}:{{[0-9]+}}: error: kernel operand is computed on the host
 // GRID: grid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: grid extent computed by arith.remui cannot be written in a launch manifest
 // EMPTY: tile-compile: {{.*}}empty.mlir has no tile.kernel
-// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.alloc' op fragment buffers must be distributed over the threads before convert-tile-to-gpu
+// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.gemm' op has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32'
 // CHIP: unknown chip 'sm_12'
 
 //--- host-operand.mlir
@@ -46,10 +47,10 @@ func.func @f() {
 //--- unlowered.mlir
 func.func @f(%n: index) {
   tile.kernel blocks(%bx) in (%n) threads(32) {
-    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
-    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
-    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    %a = tile.alloc : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }

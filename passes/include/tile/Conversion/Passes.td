@@ -92,4 +92,29 @@ def TileExternalizeDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileConvertNVGPUToNVVM
+    : Pass<"tile-convert-nvgpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "lower nvgpu operations in a GPU module with a chosen index width";
+  let description = [{
+    Converts the nvgpu operations of an outlined kernel module (ldmatrix,
+    mma.sync, cp.async copies and groups) to NVVM with upstream's patterns,
+    using `index-bitwidth` for index values and memref descriptors, so that
+    they agree with a following `convert-gpu-to-nvvm{index-bitwidth=32}`.
+    Upstream's `convert-nvgpu-to-nvvm` always uses 64-bit indices.
+
+    ```mlir
+    %f = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
+        : memref<128x32xf16, 3> -> vector<4x2xf16>
+    ```
+    becomes an `nvvm.ldmatrix` on the element address, computed in
+    `index-bitwidth`-bit arithmetic.
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "bit width of index values (32 or 64)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -21,9 +21,15 @@ namespace tile {
 /// and thread-level accesses in program order, loop back edges included).
 void insertSharedBarriers(KernelOp kernel);
 
-/// Turns the `tile.pipelined` loops of `kernel` that hold no `tile.gemm`
-/// into `scf.for` loops (stages have no effect yet).
-void convertPipelinedWithoutGemm(KernelOp kernel);
+/// Marks the copies a pipelined loop issues ahead as cp.async copies.
+inline constexpr llvm::StringLiteral kAsyncCopyAttr = "tile.async";
+/// Software-pipelines `loop` (PipelineLoops.cpp): its global-to-shared
+/// copies run stages - 1 iterations ahead into multi-buffered shared
+/// memory as cp.async groups; without such copies it becomes an scf.for.
+/// Fails, with a diagnostic, on a `stage` clause it cannot follow.
+LogicalResult pipelineLoop(PipelinedOp loop);
+/// pipelineLoop() on every tile.pipelined of `kernel`, inner loops first.
+LogicalResult pipelineLoops(KernelOp kernel);
 
 /// Lowers the copy, fill, clear, parallel, reduce, cumsum and atomic
 /// operators of `kernel` to per-thread code and replaces its fragment

@@ -117,11 +117,53 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       totals);
     - `tile.atomic` as `memref.atomic_rmw` per element, masked at edges.
 
-    Barriers (`gpu.barrier`) are inserted first, where shared memory
-    written by one operation is read or overwritten by a later one (loop
-    back edges included). A `tile.pipelined` loop without a `tile.gemm` is
-    turned into an `scf.for` (its `stages` have no effect yet); `tile.gemm`
-    and loops holding one are left for the gemm lowering.
+    - `tile.gemm` as warp-level tensor-core code (the mma.sync path): the
+      warps split C as layout inference did; per k step, `nvgpu.ldmatrix`
+      (`.trans` for 16-bit operands stored K-outer) for shared operands
+      whose 16-byte rows stay contiguous, element loads for other shared
+      layouts, the registers of fragment operands (rs, sr, rr), and one
+      `nvgpu.mma.sync` per 16x8 block of C: m16n8k16 for f16/bf16,
+      m16n8k8 (tf32) for f32, m16n8k32 for signed i8.
+
+    `tile.pipelined` loops are software-pipelined first: their copies from
+    global into whole shared buffers (the producers) run `stages - 1`
+    iterations ahead (or as the `stage` clause says) into that many more
+    slots of each buffer, as `nvgpu.device_async_copy` (cp.async, zero
+    filling ragged edges) in one `nvvm.cp.async.commit.group` per
+    iteration; each iteration waits for its own group
+    (`nvvm.cp.async.wait.group`) and synchronizes the block once before
+    issuing the next copies and running the rest of the body on its slot.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      tile.copy %A[%m, %kk] -> %As : ...
+      tile.gemm %As, %Bs -> %Cf : ...
+    }
+    ```
+    becomes, with `%As` now `memref<3x128x32xf16, ...>`,
+    ```mlir
+    scf.if %c0 < %trips { cp.async copies of iteration 0 into slot 0 }
+    nvvm.cp.async.commit.group
+    scf.if %c1 < %trips { ... iteration 1 into slot 1 }
+    nvvm.cp.async.commit.group
+    scf.for %i = %c0 to %trips step %c1 {
+      nvvm.cp.async.wait.group 1
+      gpu.barrier
+      scf.if %i + 2 < %trips { copies of iteration i + 2 into slot (i + 2) mod 3 }
+      nvvm.cp.async.commit.group
+      ldmatrix / mma.sync on slot i mod 3
+    }
+    nvvm.cp.async.wait.group 0
+    ```
+    A loop without such copies becomes a plain `scf.for`.
+
+    Barriers (`gpu.barrier`) are then inserted where shared memory written
+    by one operation is read or overwritten by a later one (loop back edges
+    included), leaving the pipelined copies to the pipeline's own waits.
+
+    A copy between a global tensor and a tile tests once, per block,
+    whether the whole tile lies inside the tensor and is aligned for its
+    vectors; only edge tiles take the path with per-vector masks.
 
     A copy, atomic, or shared-memory reduce/cumsum without the layout it
     needs is reported: "expected a 'tile.loop' layout; run
@@ -130,6 +172,8 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

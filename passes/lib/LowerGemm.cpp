@@ -1,0 +1,414 @@
+//===- LowerGemm.cpp - tile.gemm to ldmatrix and mma.sync ----------------===//
+//
+// Tensorizes tile.gemm for the mma.sync path (sm_80 and later, TileLang
+// paper §4.3). The block's warps split the C tile as layout inference did
+// (partitionWarps); each warp walks K in steps of the instruction's K and
+// issues, per step, one ldmatrix per 16-row block of A and per 16-column
+// block of B (ldmatrix.trans where the operand is stored K-outer) and one
+// nvgpu.mma.sync per 16x8 block of its C tile. Accumulators stay in vector
+// values across the K steps and go back to the C fragment's registers at
+// the end. Operands held in fragments (rs, sr, rr) are read from their
+// registers; shared operands whose layout does not keep 16-byte rows
+// contiguous are read element by element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutInferenceUtils.h"
+#include "LowerTileInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+/// The mma.sync instruction of a gemm: m16 n8 k`k`, with `perReg` operand
+/// elements in each 32-bit register.
+struct MmaKind {
+  int64_t k = 0, perReg = 0;
+  StringRef fragmentPrefix;
+  bool tf32 = false;
+};
+
+/// One of A and B as the lowering reads it.
+struct GemmOperand {
+  Value value;
+  bool isA = false;
+  /// Stored K x M (A, transpose_a) or K x N (B without transpose_b).
+  bool kOuter = false;
+  bool inFragment = false;
+  /// Shared operands: the tile.alloc it is (a slot of), the indices of the
+  /// slot, and the layout of the alloc over its whole shape.
+  Value root;
+  SmallVector<Value> lead;
+  Layout layout;
+  /// Read with ldmatrix rather than element by element.
+  bool ldmatrix = false;
+};
+} // namespace
+
+static std::optional<MmaKind> selectMma(Type a, Type b, Type c) {
+  if (a != b)
+    return std::nullopt;
+  if ((a.isF16() && (c.isF32() || c.isF16())) || (a.isBF16() && c.isF32()))
+    return MmaKind{16, 2, "mma_m16n8k16", false};
+  if (a.isF32() && c.isF32())
+    return MmaKind{8, 1, "mma_m16n8k8", true};
+  if (a.isInteger(8) && !a.isUnsignedInteger() && c.isInteger(32))
+    return MmaKind{32, 4, "mma_m16n8k32", false};
+  return std::nullopt;
+}
+
+/// True when every run of `width` elements along the last dimension,
+/// starting at a multiple of `width`, is contiguous and aligned in
+/// `layout`: what ldmatrix needs of each 16-byte row it reads.
+static bool keepsRowsContiguous(const Layout &layout, int64_t width) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.back() % width != 0)
+    return false;
+  for (int64_t r = 0; r < shape[0]; ++r)
+    for (int64_t c0 = 0; c0 < shape[1]; c0 += width) {
+      int64_t base = layout.apply({r, c0})[0];
+      if (base % width != 0)
+        return false;
+      for (int64_t j = 1; j < width; ++j)
+        if (layout.apply({r, c0 + j})[0] != base + j)
+          return false;
+    }
+  return true;
+}
+
+/// The register of fragment `frag` that holds, on every thread of the
+/// block, the element each thread needs at `coordsOf(thread)`; -1 when it
+/// differs between threads or a thread does not hold its element.
+static int64_t
+uniformFragmentRegister(const Fragment &frag, int64_t threads,
+                        function_ref<SmallVector<int64_t>(int64_t)> coordsOf) {
+  int64_t found = -1;
+  for (int64_t t = 0; t < threads; ++t) {
+    SmallVector<int64_t> c = coordsOf(t);
+    for (auto [i, e] : llvm::enumerate(frag.getShape()))
+      if (c[i] < 0 || c[i] >= e)
+        return -1;
+    bool owns = false;
+    for (int64_t rep = 0; rep < frag.getReplicate() && !owns; ++rep)
+      owns = frag.getThread(c, rep) == t;
+    int64_t reg = frag.getRegister(c);
+    if (!owns || (found >= 0 && reg != found))
+      return -1;
+    found = reg;
+  }
+  return found;
+}
+
+LogicalResult KernelLowering::lowerGemm(GemmOp op) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  MemRefType aType = op.getA().getType(), bType = op.getB().getType(),
+             cType = op.getC().getType();
+  Type aElt = aType.getElementType(), cElt = cType.getElementType();
+  std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
+  if (!mma)
+    return op.emitOpError()
+           << "has no mma.sync lowering for A " << aElt << ", B "
+           << bType.getElementType() << ", C " << cElt
+           << " (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> "
+              "f32, signed i8 -> i32)";
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+  if (m % 16 || n % 8 || kDim % mma->k)
+    return op.emitOpError() << "expected M, N and K to be multiples of 16, 8 "
+                               "and "
+                            << mma->k << " (the mma.sync shape m16n8k" << mma->k
+                            << "), got " << m << "x" << n << "x" << kDim;
+  std::optional<std::pair<int64_t, int64_t>> split =
+      partitionWarps(m, n, threads / 32, op.getPolicy());
+  if (!split)
+    return op.emitOpError()
+           << "cannot split the " << m << "x" << n << " C tile over "
+           << threads / 32 << " warps with policy "
+           << stringifyGemmPolicy(op.getPolicy());
+  auto [wm, wn] = *split;
+  int64_t warpM = m / wm, warpN = n / wn;
+  int64_t mAtoms = warpM / 16, nAtoms = warpN / 8, kSteps = kDim / mma->k;
+  int64_t perReg = mma->perReg;
+
+  // (lane, register) -> coordinates of the three instruction fragments.
+  std::string error;
+  auto atomInverse = [&](StringRef suffix, ArrayRef<int64_t> shape) {
+    std::optional<Fragment> f = getBuiltinFragment(
+        ctx, (mma->fragmentPrefix + suffix).str(), shape, 0, error);
+    return f ? f->inverse() : std::nullopt;
+  };
+  std::optional<Layout> aInv = atomInverse("_a", {16, mma->k});
+  std::optional<Layout> bInv = atomInverse("_b", {mma->k, 8});
+  std::optional<Layout> cInv = atomInverse("_c", {16, 8});
+  if (!aInv || !bInv || !cInv)
+    return op.emitOpError() << "internal error: mma fragments: " << error;
+
+  auto cIt = fragments.find(op.getC());
+  if (cIt == fragments.end())
+    return op.emitOpError("expected C to be a tile.alloc fragment with a "
+                          "layout; run tile-infer-layout first");
+  const Fragment &cFrag = cIt->second.first;
+  Value cRegs = cIt->second.second;
+
+  // Thread t's warp position, for the compile-time register checks.
+  auto warpOrigin = [&](int64_t t) {
+    int64_t w = t / 32;
+    return std::make_pair((w % wm) * warpM, (w / wm) * warpN);
+  };
+
+  // C registers of each (mAtom, nAtom, register of the atom).
+  SmallVector<int64_t> cRegOf;
+  for (int64_t mi = 0; mi < mAtoms; ++mi)
+    for (int64_t ni = 0; ni < nAtoms; ++ni)
+      for (int64_t r = 0; r < 4; ++r) {
+        int64_t reg = uniformFragmentRegister(cFrag, threads, [&](int64_t t) {
+          auto [row0, col0] = warpOrigin(t);
+          SmallVector<int64_t> rc = cInv->apply({t % 32, r});
+          return SmallVector<int64_t>{row0 + mi * 16 + rc[0],
+                                      col0 + ni * 8 + rc[1]};
+        });
+        if (reg < 0)
+          return op.emitOpError()
+                 << "expected C laid out as the " << mma->fragmentPrefix
+                 << "_c accumulator over " << wm << "x" << wn
+                 << " warps (repeat = [" << mAtoms << ", " << nAtoms
+                 << "], repeat_on_thread = [" << wm << ", " << wn << "])";
+        cRegOf.push_back(reg);
+      }
+
+  OpBuilder b(op);
+  GemmOperand ops[2];
+  ops[0].value = op.getA();
+  ops[0].isA = true;
+  ops[0].kOuter = op.getTransposeA();
+  ops[1].value = op.getB();
+  ops[1].kOuter = !op.getTransposeB();
+  int64_t elemBits = aElt.getIntOrFloatBitWidth();
+  int64_t rowElems = 128 / elemBits; // a 16-byte ldmatrix row
+  for (GemmOperand &o : ops) {
+    StringRef name = o.isA ? "A" : "B";
+    o.inFragment = getMemorySpace(cast<MemRefType>(o.value.getType())) ==
+                   MemorySpace::Fragment;
+    if (o.inFragment) {
+      if (!fragments.count(o.value))
+        return op.emitOpError() << "expected " << name
+                                << " to be a tile.alloc fragment with a layout";
+      continue;
+    }
+    // The alloc it reads: itself, or the one it is a slot of.
+    auto type = cast<MemRefType>(o.value.getType());
+    if (o.value.getDefiningOp<AllocOp>()) {
+      o.root = o.value;
+      auto it = sharedLayouts.find(o.root);
+      o.layout = it != sharedLayouts.end()
+                     ? it->second.first
+                     : Layout::rowMajor(ctx, type.getShape());
+    } else if (std::optional<Slot> slot = getSlot(b, loc, o.value)) {
+      o.root = slot->root;
+      o.lead = slot->lead;
+      o.layout = slot->layout;
+    } else {
+      return op.emitOpError()
+             << "expected " << name
+             << " to be a shared tile.alloc or one slot of a multi-buffered "
+                "one";
+    }
+    // ldmatrix.trans moves 16-bit elements only.
+    o.ldmatrix = (!o.kOuter || elemBits == 16) &&
+                 keepsRowsContiguous(o.layout, rowElems);
+  }
+
+  // Fragment operands: the register of each (atom, k step, register).
+  auto operandRegisters = [&](GemmOperand &o,
+                              SmallVector<int64_t> &regs) -> LogicalResult {
+    const Fragment &frag = fragments[o.value].first;
+    int64_t atoms = o.isA ? mAtoms : nAtoms;
+    int64_t numRegs = (o.isA ? 4 : 2) * perReg;
+    const Layout &inv = o.isA ? *aInv : *bInv;
+    for (int64_t a = 0; a < atoms; ++a)
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        for (int64_t r = 0; r < numRegs; ++r) {
+          int64_t reg = uniformFragmentRegister(frag, threads, [&](int64_t t) {
+            auto [row0, col0] = warpOrigin(t);
+            SmallVector<int64_t> c = inv.apply({t % 32, r});
+            int64_t mn = o.isA ? row0 + a * 16 + c[0] : col0 + a * 8 + c[1];
+            int64_t k = ks * mma->k + (o.isA ? c[1] : c[0]);
+            return o.kOuter ? SmallVector<int64_t>{k, mn}
+                            : SmallVector<int64_t>{mn, k};
+          });
+          if (reg < 0)
+            return op.emitOpError()
+                   << "expected " << (o.isA ? "A" : "B") << " laid out as the "
+                   << mma->fragmentPrefix << (o.isA ? "_a" : "_b")
+                   << " operand of " << wm << "x" << wn << " warps";
+          regs.push_back(reg);
+        }
+    return success();
+  };
+  SmallVector<int64_t> fragRegs[2];
+  for (int i = 0; i < 2; ++i)
+    if (ops[i].inFragment && failed(operandRegisters(ops[i], fragRegs[i])))
+      return failure();
+
+  Value c32 = cst(b, loc, 32);
+  Value lane = arith::RemUIOp::create(b, loc, tid, c32);
+  Value warp = arith::DivUIOp::create(b, loc, tid, c32);
+  Value rowBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, warp, cst(b, loc, wm)),
+      cst(b, loc, warpM));
+  Value colBase = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, warp, cst(b, loc, wm)),
+      cst(b, loc, warpN));
+  auto add = [&](Value x, int64_t c) {
+    return c == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(b, loc, c));
+  };
+  auto addv = [&](Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  };
+  // lane / 8 mod 2, lane mod 8 and lane / 16: an ldmatrix lane's matrix
+  // row and which of the four 8x8 matrices it addresses.
+  Value laneRow = arith::RemUIOp::create(b, loc, lane, cst(b, loc, 8));
+  Value laneHalf = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, cst(b, loc, 8)),
+      cst(b, loc, 2));
+  Value laneQuad = arith::DivUIOp::create(b, loc, lane, cst(b, loc, 16));
+
+  Type opElt = aElt;
+  auto fragType = [&](int64_t regs) {
+    return VectorType::get({regs, perReg}, opElt);
+  };
+  auto sharedAddress = [&](GemmOperand &o, Value row, Value col) {
+    SmallVector<Value> coords(o.lead);
+    coords.push_back(row);
+    coords.push_back(col);
+    return address(b, loc, o.root, coords);
+  };
+  // Element by element: register r of the atom at (mn0, k0) of operand o.
+  auto loadElements = [&](GemmOperand &o, Value mn0, Value k0, int64_t regs,
+                          int64_t fragBase) -> Value {
+    const Layout &inv = o.isA ? *aInv : *bInv;
+    SmallVector<Value> elems;
+    for (int64_t r = 0; r < regs * perReg; ++r) {
+      if (o.inFragment) {
+        elems.push_back(memref::LoadOp::create(
+            b, loc, fragments[o.value].second,
+            ValueRange{cst(b, loc, fragRegs[o.isA ? 0 : 1][fragBase + r])}));
+        continue;
+      }
+      SmallVector<Value> c = materialize(b, loc, inv, {lane, cst(b, loc, r)});
+      Value mn = addv(mn0, o.isA ? c[0] : c[1]);
+      Value k = addv(k0, o.isA ? c[1] : c[0]);
+      auto [mem, idx] =
+          o.kOuter ? sharedAddress(o, k, mn) : sharedAddress(o, mn, k);
+      elems.push_back(memref::LoadOp::create(b, loc, mem, idx));
+    }
+    return vector::FromElementsOp::create(b, loc, fragType(regs), elems);
+  };
+  // One ldmatrix of `tiles` 8x8 matrices. Matrix i covers rows
+  // (i mod 2) * 8 (A) or (i / 2) * 8 (B) of M/N and the K half i / 2 (A)
+  // or i mod 2 (B).
+  auto loadMatrix = [&](GemmOperand &o, Value mn0, Value k0,
+                        int64_t tiles) -> Value {
+    Value mnSel = o.isA ? laneHalf : laneQuad;
+    Value kSel = o.isA ? laneQuad : laneHalf;
+    if (tiles == 2) // lanes 16..31 give no address: keep them in range
+      mnSel = o.isA ? laneHalf : cst(b, loc, 0);
+    Value mnOff = b.createOrFold<arith::MulIOp>(loc, mnSel, cst(b, loc, 8));
+    Value row, col;
+    if (!o.kOuter) {
+      // Rows of the matrices run along M/N, 16-byte rows along K.
+      row = addv(addv(mn0, mnOff), laneRow);
+      col = addv(
+          k0, b.createOrFold<arith::MulIOp>(loc, kSel, cst(b, loc, rowElems)));
+    } else {
+      // Stored K-outer: rows run along K, transposed on load.
+      row = addv(
+          addv(k0, b.createOrFold<arith::MulIOp>(loc, kSel, cst(b, loc, 8))),
+          laneRow);
+      col = addv(mn0, mnOff);
+    }
+    auto [mem, idx] = sharedAddress(o, row, col);
+    return nvgpu::LdMatrixOp::create(b, loc, fragType(tiles), mem, idx,
+                                     /*transpose=*/o.kOuter, tiles);
+  };
+  auto rowsOf = [&](Value v, int64_t first, int64_t count) -> Value {
+    SmallVector<Value> elems;
+    for (int64_t r = first; r < first + count; ++r)
+      for (int64_t e = 0; e < perReg; ++e)
+        elems.push_back(
+            vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r, e}));
+    return vector::FromElementsOp::create(b, loc, fragType(count), elems);
+  };
+
+  // Accumulators.
+  auto accType = VectorType::get({2, 2}, cElt);
+  SmallVector<Value> acc(mAtoms * nAtoms);
+  for (int64_t i = 0; i < mAtoms * nAtoms; ++i) {
+    if (op.getClearAccum()) {
+      acc[i] = arith::ConstantOp::create(
+          b, loc, accType,
+          DenseElementsAttr::get(accType, b.getZeroAttr(cElt)));
+      continue;
+    }
+    SmallVector<Value> elems;
+    for (int64_t r = 0; r < 4; ++r)
+      elems.push_back(memref::LoadOp::create(
+          b, loc, cRegs, ValueRange{cst(b, loc, cRegOf[i * 4 + r])}));
+    acc[i] = vector::FromElementsOp::create(b, loc, accType, elems);
+  }
+
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    Value k0 = cst(b, loc, ks * mma->k);
+    SmallVector<Value> aFrags, bFrags;
+    GemmOperand &a = ops[0], &bo = ops[1];
+    for (int64_t mi = 0; mi < mAtoms; ++mi) {
+      Value m0 = add(rowBase, mi * 16);
+      aFrags.push_back(
+          a.ldmatrix
+              ? loadMatrix(a, m0, k0, 4)
+              : loadElements(a, m0, k0, 4, (mi * kSteps + ks) * 4 * perReg));
+    }
+    for (int64_t ni = 0; ni < nAtoms; ++ni) {
+      Value n0 = add(colBase, ni * 8);
+      if (!bo.ldmatrix) {
+        bFrags.push_back(
+            loadElements(bo, n0, k0, 2, (ni * kSteps + ks) * 2 * perReg));
+        continue;
+      }
+      if (ni + 1 < nAtoms) {
+        Value pair = loadMatrix(bo, n0, k0, 4);
+        bFrags.push_back(rowsOf(pair, 0, 2));
+        bFrags.push_back(rowsOf(pair, 2, 2));
+        ++ni;
+        continue;
+      }
+      bFrags.push_back(loadMatrix(bo, n0, k0, 2));
+    }
+    for (int64_t mi = 0; mi < mAtoms; ++mi)
+      for (int64_t ni = 0; ni < nAtoms; ++ni) {
+        // Snake through N so consecutive instructions share an operand.
+        int64_t nj = mi % 2 ? nAtoms - 1 - ni : ni;
+        Value &c = acc[mi * nAtoms + nj];
+        c = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[nj], c,
+                                     ArrayRef<int64_t>{16, 8, mma->k},
+                                     mma->tf32);
+      }
+  }
+
+  for (int64_t i = 0; i < mAtoms * nAtoms; ++i)
+    for (int64_t r = 0; r < 4; ++r) {
+      Value e = vector::ExtractOp::create(b, loc, acc[i],
+                                          ArrayRef<int64_t>{r / 2, r % 2});
+      memref::StoreOp::create(b, loc, e, cRegs,
+                              ValueRange{cst(b, loc, cRegOf[i * 4 + r])});
+    }
+  op.erase();
+  return success();
+}

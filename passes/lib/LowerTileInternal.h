@@ -1,0 +1,109 @@
+//===- LowerTileInternal.h - shared pieces of the tile lowering -*- C++ -*-===//
+//
+// What the operator lowerings of tile-lower share: materializing layouts as
+// index arithmetic, element conversions, the loop map of an operator and
+// the per-kernel state (thread id, fragment register arrays, shared-memory
+// layouts). Private to passes/lib.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PASSES_LOWERTILEINTERNAL_H
+#define TILE_PASSES_LOWERTILEINTERNAL_H
+
+#include "tile/Dialect/Tile/Layout.h"
+#include "tile/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir {
+namespace tile {
+namespace lowering {
+
+/// An index constant.
+Value cst(OpBuilder &b, Location loc, int64_t v);
+/// Emits the results of `layout` on `inputs`: the affine map and its XOR
+/// swizzle, or the GF(2) form as shifts, masks and XORs.
+SmallVector<Value> materialize(OpBuilder &b, Location loc, const Layout &layout,
+                               ValueRange inputs);
+/// Converts scalar or vector `v` to element type `to` (float/int casts).
+Value convert(OpBuilder &b, Location loc, Value v, Type to);
+/// The zero of scalar `type`.
+Value zeroOf(OpBuilder &b, Location loc, Type type);
+/// Size in bytes of one element of `t` (at least 1).
+int64_t elementBytes(Type t);
+
+/// A fragment over an iteration space, inverted. A replicated fragment is
+/// inverted over the space extended by a leading replica dimension, so that
+/// every replica thread runs its points.
+struct LoopMap {
+  Fragment fragment;
+  Layout inverse;
+  bool replicated = false;
+  /// The inverse takes the flat slot thread * numRegs + register.
+  bool flatSlots = false;
+  /// Every thread runs every point (a tile of per-thread local buffers).
+  bool perThread = false;
+  int64_t activeThreads = 0, numRegs = 0;
+  /// Coordinates of (thread, register), computed once.
+  SmallVector<SmallVector<int64_t>> table;
+
+  ArrayRef<int64_t> coords(int64_t thread, int64_t reg) const {
+    return table[thread * numRegs + reg];
+  }
+};
+
+struct KernelLowering {
+  KernelOp kernel;
+  int64_t threads;
+  Value tid;
+  /// Fragment buffer -> (its fragment, its register array).
+  DenseMap<Value, std::pair<Fragment, Value>> fragments;
+  /// Shared buffer with a layout other than row-major -> (layout, flat view).
+  DenseMap<Value, std::pair<Layout, Value>> sharedLayouts;
+
+  LogicalResult init();
+  LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerFill(Operation *op, Value buffer, Value value);
+  LogicalResult lowerParallel(ParallelOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerCumsum(CumsumOp op);
+  LogicalResult lowerFragmentCumsum(CumsumOp op);
+  LogicalResult lowerAtomic(AtomicOp op);
+  /// Tensorizes `op` into ldmatrix and mma.sync (LowerGemm.cpp).
+  LogicalResult lowerGemm(GemmOp op);
+
+  /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
+  /// its fragment operand, or, with `perThread`, the whole tile on every
+  /// thread (local buffers).
+  FailureOr<LoopMap> getLoopMap(Operation *op, ArrayRef<int64_t> shape,
+                                Value fragmentOperand, bool perThread = false);
+  /// A slot of a multi-buffered shared allocation: `root` (an alloc with a
+  /// layout) at leading indices `lead`, whose slot 0 is laid out as
+  /// `layout` over the slot's shape.
+  struct Slot {
+    Value root;
+    SmallVector<Value> lead;
+    Layout layout;
+  };
+  /// `buffer` as a slot, when it is a rank-reducing memref.subview taking
+  /// whole trailing dimensions of a laid-out shared allocation. Creates the
+  /// lead index constants at `b`.
+  std::optional<Slot> getSlot(OpBuilder &b, Location loc, Value buffer);
+  /// Element `coords` of on-chip or global `buffer` as (memref, indices).
+  std::pair<Value, SmallVector<Value>> address(OpBuilder &b, Location loc,
+                                               Value buffer, ValueRange coords);
+  /// Whether `buffer` is stored row-major (so vectors along the last
+  /// dimension are contiguous).
+  bool isRowMajor(Value buffer) const {
+    return !sharedLayouts.count(buffer) &&
+           !buffer.getDefiningOp<memref::SubViewOp>();
+  }
+};
+
+} // namespace lowering
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PASSES_LOWERTILEINTERNAL_H
