@@ -87,7 +87,7 @@ func.func @atomic(%out: memref<?x?xf32>, %i: index) {
 // CHECK-LABEL: func.func @barriers
 // CHECK: scf.for
 // CHECK: memref.store %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
-// CHECK-NOT: memref.load
+// CHECK-NOT: memref.load {{.*}}workgroup
 // CHECK: gpu.barrier
 // CHECK: memref.load %{{.+}} : memref<8xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: gpu.barrier
@@ -164,14 +164,6 @@ func.func @fragment_cumsum() {
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: tile.copy
 // CHECK-NOT: tile.gemm
-func.func @with_gemm
-// CHECK: %[[C:.+]] = tile.alloc {layout = #tile.fragment<{{.+}}>} : memref<16x8xf32, #tile.fragment>
-// CHECK: tile.pipelined
-// CHECK: vector.load %{{.+}} : memref<?x?xf16>, vector<8xf16>
-// CHECK: vector.store %{{.+}} : memref<16x16xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK: gpu.barrier
-// CHECK: tile.gemm %{{.+}}, %{{.+}} -> %[[C]]
-// CHECK-NOT: tile.copy
 func.func @with_gemm(%A: memref<?x?xf16>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
