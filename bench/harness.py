@@ -87,3 +87,25 @@ def nonzero_rand(*shape, dtype=torch.float32, device="cuda", generator=None):
                    dtype=torch.float32) * 2 - 1
     t[t == 0] = 0.5
     return t.to(dtype)
+
+
+def nonzero_randint(*shape, low=-8, high=8, dtype=torch.int8, device="cuda",
+                    generator=None):
+    """Integers uniform in [low, high) with 0 moved to 1 (low < 0 < high)."""
+    t = torch.randint(low, high, shape, device=device, generator=generator,
+                      dtype=torch.int32)
+    t[t == 0] = 1
+    return t.to(dtype)
+
+
+def compare(out, ref, rtol, atol):
+    """Checks |out - ref| <= atol + rtol * |ref| element-wise, as tile-run
+    --check does (NaN never passes). Returns (ok, max abs err, max rel err)."""
+    out = out.double()
+    ref = ref.double()
+    err = (out - ref).abs()
+    ok = bool((err <= atol + rtol * ref.abs()).all())
+    max_abs = float(err.max()) if err.numel() else 0.0
+    max_rel = float((err / ref.abs().clamp_min(1e-30)).max()) \
+        if err.numel() else 0.0
+    return ok, max_abs, max_rel
