@@ -294,6 +294,12 @@ def main():
     parser.add_argument("--baselines-only", action="store_true",
                         help="without tile kernels: check Triton and time "
                              "cuBLAS and Triton for f16/bf16/i8, NN/NT/TN")
+    parser.add_argument("--match", default="",
+                        help="only variants whose manifest path (or, with "
+                             "--baselines-only, 'LAYOUT AT') matches this "
+                             "regular expression")
+    parser.add_argument("--check-only", action="store_true",
+                        help="check correctness; time nothing")
     parser.add_argument("--no-triton", action="store_true")
     args = parser.parse_args()
     if torch is None:
@@ -329,6 +335,14 @@ def main():
                   file=sys.stderr)
             return 2
 
+    pattern = re.compile(args.match)
+    variants = [v for v in variants if pattern.search(
+        v.manifest or f"{v.layout} {v.at}")]
+    if not variants:
+        print(f"gpu_gemm.py: no variant matches '{args.match}'",
+              file=sys.stderr)
+        return 2
+
     # The references are exact products rounded once; keep torch from
     # computing them in TF32.
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -346,15 +360,16 @@ def main():
                      f"{name} {m}x{n}x{k}"]
             tile_ms, tile_status = None, "-"
             if variant.manifest:
+                reps, warmup = (1, 0) if args.check_only else (args.reps, 5)
                 r = run_tile(args.tile_run, variant.manifest,
                              {"arg0": a, "arg1": b}, {"arg2": out},
-                             {"arg2": ref}, reps=args.reps, warmup=5,
+                             {"arg2": ref}, reps=reps, warmup=warmup,
                              rtol=rtol, atol=atol)
                 lines = r["output"].splitlines() or ["no output"]
                 found = [l.split(": ", 1)[1] for l in lines
                          if l.startswith("check ") and ": " in l]
                 tile_status = found[0] if found else "FAILED: " + lines[-1]
-                if r["ok"]:
+                if r["ok"] and not args.check_only:
                     tile_ms = r["median_ms"]
                 else:
                     failed += 1
@@ -366,15 +381,16 @@ def main():
                 out.fill_(float("nan") if out.is_floating_point()
                           else -2 ** 31)
                 triton_matmul(av, bv, out)
-                ok, max_abs, max_rel = compare(out, ref, rtol, atol)
+                ok, max_abs, max_rel, worst = compare(out, ref, rtol, atol)
                 tri_status = f"{'ok' if ok else 'FAILED'}, max abs err " \
-                             f"{max_abs:.3g}, max rel err {max_rel:.3g}"
-                if ok:
+                             f"{max_abs:.3g}, max rel err {max_rel:.3g}, " \
+                             f"worst {worst:.2g} of the bound"
+                if ok and not args.check_only:
                     tri_ms, _ = time_torch(lambda: triton_matmul(av, bv, out),
                                            reps=args.reps)
                 else:
                     failed += 1
-            fn = cublas_fn(variant, av, bv)
+            fn = None if args.check_only else cublas_fn(variant, av, bv)
             blas_ms = time_torch(fn, reps=args.reps)[0] if fn else None
             checks.append(label + [variant.tiles() if variant.manifest
                                    else "-", tile_status, tri_status,
@@ -394,9 +410,10 @@ def main():
     print("### Correctness (poisoned output, torch reference)\n")
     print(markdown_table(["layout", "types", "shape", "tile config", "tile",
                           "triton", "rtol / atol"], checks))
-    print("\n### Speed (TFLOP/s)\n")
-    print(markdown_table(["layout", "types", "shape", "tile", "cuBLAS",
-                          "triton", "tile / cuBLAS"], times))
+    if not args.check_only:
+        print("\n### Speed (TFLOP/s)\n")
+        print(markdown_table(["layout", "types", "shape", "tile", "cuBLAS",
+                              "triton", "tile / cuBLAS"], times))
     print()
     return 1 if failed else 0
 

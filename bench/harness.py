@@ -100,12 +100,17 @@ def nonzero_randint(*shape, low=-8, high=8, dtype=torch.int8, device="cuda",
 
 def compare(out, ref, rtol, atol):
     """Checks |out - ref| <= atol + rtol * |ref| element-wise, as tile-run
-    --check does (NaN never passes). Returns (ok, max abs err, max rel err)."""
+    --check does (NaN never passes). Returns (ok, max abs err, max rel err
+    over nonzero references, worst ratio of error to bound)."""
     out = out.double()
     ref = ref.double()
     err = (out - ref).abs()
-    ok = bool((err <= atol + rtol * ref.abs()).all())
-    max_abs = float(err.max()) if err.numel() else 0.0
-    max_rel = float((err / ref.abs().clamp_min(1e-30)).max()) \
-        if err.numel() else 0.0
-    return ok, max_abs, max_rel
+    bound = atol + rtol * ref.abs()
+    ok = bool((err <= bound).all())
+    if not err.numel():
+        return ok, 0.0, 0.0, 0.0
+    nonzero = ref != 0
+    max_rel = float((err[nonzero] / ref[nonzero].abs()).max()) \
+        if nonzero.any() else 0.0
+    ratio = torch.where(err == 0, torch.zeros_like(err), err / bound)
+    return ok, float(err.max()), max_rel, float(ratio.max())
