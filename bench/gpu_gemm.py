@@ -97,6 +97,12 @@ class Variant:
         text = "x".join(p.get(k, "?") for k in ("BM", "BN", "BK"))
         return f"{text} s{p.get('STAGES', '?')} t{p.get('THREADS', '?')}"
 
+    def name(self, root):
+        """The variant's directory relative to `root` ('-' for a baseline)."""
+        if not self.manifest:
+            return "-"
+        return os.path.relpath(os.path.dirname(self.manifest), root)
+
     def types(self):
         return f"{self.at}->{self.ot}"
 
@@ -356,8 +362,8 @@ def main():
             rtol, atol = tolerance(variant.ot, k)
             out = torch.empty(m, n, dtype=torch_dtype(variant.ot),
                               device="cuda")
-            label = [variant.layout.upper(), variant.types(),
-                     f"{name} {m}x{n}x{k}"]
+            label = [variant.name(args.kernels), variant.layout.upper(),
+                     variant.types(), f"{name} {m}x{n}x{k}"]
             tile_ms, tile_status = None, "-"
             if variant.manifest:
                 reps, warmup = (1, 0) if args.check_only else (args.reps, 5)
@@ -368,7 +374,9 @@ def main():
                 lines = r["output"].splitlines() or ["no output"]
                 found = [l.split(": ", 1)[1] for l in lines
                          if l.startswith("check ") and ": " in l]
-                tile_status = found[0] if found else "FAILED: " + lines[-1]
+                # The tolerances have their own column.
+                tile_status = re.sub(r" \(rtol [^)]*\)", "", found[0]) \
+                    if found else "FAILED: " + lines[-1]
                 if r["ok"] and not args.check_only:
                     tile_ms = r["median_ms"]
                 else:
@@ -408,12 +416,13 @@ def main():
           f"{triton.__version__ if triton else '-'}; median of {args.reps} "
           "launches; int8 rates are TOP/s.\n")
     print("### Correctness (poisoned output, torch reference)\n")
-    print(markdown_table(["layout", "types", "shape", "tile config", "tile",
-                          "triton", "rtol / atol"], checks))
+    print(markdown_table(["variant", "layout", "types", "shape",
+                          "tile config", "tile", "triton", "rtol / atol"],
+                         checks))
     if not args.check_only:
         print("\n### Speed (TFLOP/s)\n")
-        print(markdown_table(["layout", "types", "shape", "tile", "cuBLAS",
-                              "triton", "tile / cuBLAS"], times))
+        print(markdown_table(["variant", "layout", "types", "shape", "tile",
+                              "cuBLAS", "triton", "tile / cuBLAS"], times))
     print()
     return 1 if failed else 0
 
