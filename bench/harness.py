@@ -87,3 +87,30 @@ def nonzero_rand(*shape, dtype=torch.float32, device="cuda", generator=None):
                    dtype=torch.float32) * 2 - 1
     t[t == 0] = 0.5
     return t.to(dtype)
+
+
+def nonzero_randint(*shape, low=-8, high=8, dtype=torch.int8, device="cuda",
+                    generator=None):
+    """Integers uniform in [low, high) with 0 moved to 1 (low < 0 < high)."""
+    t = torch.randint(low, high, shape, device=device, generator=generator,
+                      dtype=torch.int32)
+    t[t == 0] = 1
+    return t.to(dtype)
+
+
+def compare(out, ref, rtol, atol):
+    """Checks |out - ref| <= atol + rtol * |ref| element-wise, as tile-run
+    --check does (NaN never passes). Returns (ok, max abs err, max rel err
+    over nonzero references, worst ratio of error to bound)."""
+    out = out.double()
+    ref = ref.double()
+    err = (out - ref).abs()
+    bound = atol + rtol * ref.abs()
+    ok = bool((err <= bound).all())
+    if not err.numel():
+        return ok, 0.0, 0.0, 0.0
+    nonzero = ref != 0
+    max_rel = float((err[nonzero] / ref[nonzero].abs()).max()) \
+        if nonzero.any() else 0.0
+    ratio = torch.where(err == 0, torch.zeros_like(err), err / bound)
+    return ok, float(err.max()), max_rel, float(ratio.max())

@@ -5,6 +5,11 @@
 // manifest (docs/Runtime.md) from which the C runtime and tile-run launch
 // it on a machine without MLIR.
 //
+// A kernel file may be a template: lines `// tile.params: NAME=VALUE ...`
+// declare parameters with their defaults, `-D NAME=VALUE` overrides them, and
+// every `${NAME}` of the text is replaced by its value before parsing. The
+// values used are recorded in each manifest as a `# params` comment.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/InitTile.h"
@@ -23,6 +28,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -69,6 +75,16 @@ static cl::opt<std::string>
               cl::init(""), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("write PTX only"),
                              cl::init(false), cl::cat(category));
+static cl::list<std::string>
+    defines("D", cl::Prefix,
+            cl::desc("set the kernel parameter NAME, which the file declares "
+                     "in a '// tile.params:' line, to VALUE"),
+            cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<bool>
+    printSource("print-source",
+                cl::desc("print the file after parameter substitution and "
+                         "exit"),
+                cl::init(false), cl::cat(category));
 static cl::opt<bool> printTimes("time",
                                 cl::desc("print the time of each phase"),
                                 cl::init(false), cl::cat(category));
@@ -271,6 +287,178 @@ static LogicalResult collectLaunches(ModuleOp module,
   return failure(result.wasInterrupted());
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel parameters
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A parameter declared by a `// tile.params:` line of the kernel file.
+struct KernelParam {
+  std::string name;
+  std::string value;
+  /// Where the declaration is, for diagnostics.
+  llvm::SMLoc loc;
+};
+} // namespace
+
+/// The marker of a parameter declaration line, after `//`.
+static constexpr llvm::StringLiteral paramsMarker = "tile.params:";
+
+static bool isNameStart(char c) { return llvm::isAlpha(c) || c == '_'; }
+static bool isNameChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+static bool isValueChar(char c) { return isNameChar(c) || c == '.'; }
+
+/// Whether `name` is a parameter name: [A-Za-z_][A-Za-z0-9_]*.
+static bool isParamName(StringRef name) {
+  return !name.empty() && isNameStart(name.front()) &&
+         llvm::all_of(name, isNameChar);
+}
+
+/// Whether `value` is a parameter value, a plain token: [A-Za-z0-9_.]+.
+static bool isParamValue(StringRef value) {
+  return !value.empty() && llvm::all_of(value, isValueChar);
+}
+
+/// Splits `text` ("NAME=VALUE") into a well-formed name and value.
+static bool splitAssignment(StringRef text, StringRef &name, StringRef &value) {
+  std::tie(name, value) = text.split('=');
+  return text.contains('=') && isParamName(name) && isParamValue(value);
+}
+
+/// Reads the `// tile.params:` lines of `buffer` into `params`, in order of
+/// declaration; reports malformed and repeated declarations through
+/// `sourceMgr`, which holds `buffer`.
+static LogicalResult readParamDeclarations(llvm::SourceMgr &sourceMgr,
+                                           StringRef buffer,
+                                           std::vector<KernelParam> &params) {
+  bool ok = true;
+  auto error = [&](const char *at, const Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  llvm::StringMap<size_t> index;
+  StringRef rest = buffer;
+  while (!rest.empty()) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    StringRef text = line.ltrim();
+    if (!text.consume_front("//"))
+      continue;
+    text = text.ltrim();
+    if (!text.consume_front(paramsMarker))
+      continue;
+    SmallVector<StringRef> words;
+    llvm::SplitString(text, words);
+    for (StringRef word : words) {
+      StringRef name, value;
+      if (!splitAssignment(word, name, value)) {
+        error(word.data(), "malformed parameter declaration '" + word +
+                               "' (expected NAME=VALUE, NAME of "
+                               "[A-Za-z_][A-Za-z0-9_]*, VALUE of "
+                               "[A-Za-z0-9_.]+)");
+        continue;
+      }
+      auto [it, inserted] = index.try_emplace(name, params.size());
+      if (!inserted) {
+        error(word.data(), "parameter '" + name + "' declared twice");
+        sourceMgr.PrintMessage(params[it->second].loc, llvm::SourceMgr::DK_Note,
+                               "first declared here");
+        continue;
+      }
+      params.push_back(
+          {name.str(), value.str(), llvm::SMLoc::getFromPointer(word.data())});
+    }
+  }
+  return success(ok);
+}
+
+/// Applies the `-D NAME=VALUE` options to the declared `params`.
+static LogicalResult applyDefines(std::vector<KernelParam> &params) {
+  llvm::StringSet<> seen;
+  bool ok = true;
+  for (const std::string &define : defines) {
+    StringRef name, value;
+    if (!splitAssignment(define, name, value)) {
+      llvm::errs() << "tile-compile: malformed -D '" << define
+                   << "' (expected -D NAME=VALUE, NAME of "
+                      "[A-Za-z_][A-Za-z0-9_]*, VALUE of [A-Za-z0-9_.]+)\n";
+      ok = false;
+      continue;
+    }
+    if (!seen.insert(name).second) {
+      llvm::errs() << "tile-compile: -D " << name << " given twice\n";
+      ok = false;
+      continue;
+    }
+    auto param = llvm::find_if(
+        params, [&](const KernelParam &p) { return p.name == name; });
+    if (param == params.end()) {
+      llvm::errs() << "tile-compile: -D " << name << ": " << inputFile
+                   << " declares no parameter '" << name << "'";
+      if (params.empty()) {
+        llvm::errs() << " (it has no '// tile.params:' line)\n";
+      } else {
+        llvm::errs() << " (declared:";
+        for (const KernelParam &p : params)
+          llvm::errs() << " " << p.name;
+        llvm::errs() << ")\n";
+      }
+      ok = false;
+      continue;
+    }
+    param->value = value.str();
+  }
+  return success(ok);
+}
+
+/// Replaces every `${NAME}` of `buffer` by the value of parameter NAME;
+/// reports, through `sourceMgr`, references that are malformed or name no
+/// parameter. Values hold no newline, so line numbers stay those of the
+/// file.
+static FailureOr<std::string>
+substituteParams(llvm::SourceMgr &sourceMgr, StringRef buffer,
+                 const std::vector<KernelParam> &params) {
+  llvm::StringMap<StringRef> values;
+  for (const KernelParam &p : params)
+    values[p.name] = p.value;
+  std::string result;
+  result.reserve(buffer.size());
+  bool ok = true;
+  size_t pos = 0;
+  while (true) {
+    size_t start = buffer.find("${", pos);
+    result += buffer.slice(pos, start).str();
+    if (start == StringRef::npos)
+      break;
+    llvm::SMLoc loc = llvm::SMLoc::getFromPointer(buffer.data() + start);
+    size_t end = buffer.find_first_of("}\n", start + 2);
+    StringRef name = buffer.slice(start + 2, end);
+    if (end == StringRef::npos || buffer[end] != '}' || !isParamName(name)) {
+      sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error,
+                             "malformed parameter reference (expected "
+                             "${NAME}, NAME of [A-Za-z_][A-Za-z0-9_]*)");
+      ok = false;
+      pos = start + 2;
+      continue;
+    }
+    auto value = values.find(name);
+    if (value == values.end()) {
+      sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error,
+                             "parameter '" + name +
+                                 "' has no value (declare it with a default "
+                                 "in a '// tile.params:' line)");
+      ok = false;
+    } else {
+      result += value->second.str();
+    }
+    pos = end + 1;
+  }
+  if (!ok)
+    return failure();
+  return result;
+}
+
 /// Finds ptxas as documented for --ptxas; empty if there is none.
 static std::string findPtxas() {
   if (!ptxasPath.empty())
@@ -316,10 +504,37 @@ int main(int argc, char **argv) {
   tile::registerKernelDialects(registry);
   tile::registerAllTilePasses();
   MLIRContext context(registry);
+
+  // Parameters are substituted in the text, so the parser (and every later
+  // diagnostic) sees the file as if written with the values in place.
+  std::string openError;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFile, &openError);
+  if (!file) {
+    llvm::errs() << "tile-compile: " << openError << "\n";
+    return 1;
+  }
+  StringRef original = file->getBuffer();
+  llvm::SourceMgr paramsMgr;
+  paramsMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  std::vector<KernelParam> params;
+  if (failed(readParamDeclarations(paramsMgr, original, params)) ||
+      failed(applyDefines(params)))
+    return 1;
+  FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
+  if (failed(source))
+    return 1;
+  if (printSource) {
+    llvm::outs() << *source;
+    return 0;
+  }
+
   llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*source, inputFile), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1;
 
@@ -409,8 +624,16 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream os(manifest);
     os << "tile-launch-manifest 1\n"
        << "# compiled by tile-compile from " << inputFile << " for " << chip
-       << "\n"
-       << "kernel " << launch.kernel << "\n"
+       << "\n";
+    // A comment, which the runtime skips: the values the kernel was
+    // specialized with, for people and scripts reading the manifest.
+    if (!params.empty()) {
+      os << "# params";
+      for (const KernelParam &param : params)
+        os << " " << param.name << "=" << param.value;
+      os << "\n";
+    }
+    os << "kernel " << launch.kernel << "\n"
        << "binary " << binary << " " << kind << "\n"
        << "index-bitwidth " << indexBitwidth << "\n";
     for (const std::string &param : launch.params)

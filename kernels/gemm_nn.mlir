@@ -1,0 +1,63 @@
+// The tile library GEMM, NN layout: C = A * B with A stored M x K, B stored
+// K x N and C stored M x N, all row-major, of any sizes (memref<?x?xT>; the
+// grid is ceildiv(N, BN) x ceildiv(M, BM) blocks, and the copies mask the
+// ragged edges, so no size needs to divide a tile). Each block owns a
+// BM x BN tile of C: it walks K in steps of BK through a STAGES-deep
+// software pipeline that stages the A and B tiles in shared memory, multiplies
+// them on the tensor cores into a register accumulator, and writes the
+// accumulator back converted to the output type.
+//
+// Parameters (set with tile-compile -D NAME=VALUE; see docs/GEMM.md):
+//   BM, BN, BK  block tile: rows of C, columns of C, depth of one K step
+//   STAGES      pipeline depth of tile.pipelined (1 = no overlap)
+//   THREADS     threads per block, a multiple of 32
+//   POLICY      how the warps split the C tile: square, full_row, full_col
+//   PANEL       block rasterization panel (1 = launch order), RASTER its
+//               order: row or column
+//   AT          element type of A and B: f16, bf16 or i8
+//   CT          accumulator type: f32 (f16, bf16) or i32 (i8)
+//   OT          type of C, converted from CT on the way out: f16, bf16,
+//               f32 or i32
+// The siblings gemm_nt.mlir (B stored N x K) and gemm_tn.mlir (A stored
+// K x M) take the same parameters.
+//
+// tile.params: BM=128 BN=128 BK=32 STAGES=3 THREADS=128 POLICY=square
+// tile.params: PANEL=8 RASTER=row AT=f16 CT=f32 OT=f16
+func.func @gemm_nn(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
+                   %C: memref<?x?x${OT}>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %bk = arith.constant ${BK} : index
+  %M = memref.dim %A, %c0 : memref<?x?x${AT}>
+  %N = memref.dim %B, %c1 : memref<?x?x${AT}>
+  %gx = arith.ceildivui %N, %bn : index
+  %gy = arith.ceildivui %M, %bm : index
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS})
+      rasterize(panel = ${PANEL}, order = ${RASTER}) {
+    %As = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<${BK}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<${BM}x${BN}x${CT}, #tile.fragment>
+    tile.clear %Cf : memref<${BM}x${BN}x${CT}, #tile.fragment>
+    %m = arith.muli %by, %bm : index
+    %n = arith.muli %bx, %bn : index
+    // The last K step reads past K; the masked copies give zeros there.
+    %K = memref.dim %A, %c1 : memref<?x?x${AT}>
+    %steps = arith.ceildivui %K, %bk : index
+    tile.pipelined %k = %c0 to %steps step %c1 stages(${STAGES}) {
+      %kk = arith.muli %k, %bk : index
+      tile.copy %A[%m, %kk] -> %As
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %n] -> %Bs
+          : memref<?x?x${AT}> -> memref<${BK}x${BN}x${AT}, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf policy(${POLICY})
+          : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>,
+            memref<${BK}x${BN}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BM}x${BN}x${CT}, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%m, %n]
+        : memref<${BM}x${BN}x${CT}, #tile.fragment> -> memref<?x?x${OT}>
+  }
+  return
+}
