@@ -154,8 +154,8 @@ func.func @fragment_cumsum() {
 
 #loop = #tile.fragment<[16, 16], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
 // CHECK-LABEL: func.func @with_gemm
-// CHECK: tile.alloc : memref<8xf32, #gpu.address_space<private>>
 // CHECK: tile.alloc {layout = #tile.layout<[2, 16, 16], (d0, d1, d2) -> (d0 * 256 + d1 * 16 + d2)>} : memref<2x16x16xf16, #gpu.address_space<workgroup>>
+// CHECK: tile.alloc : memref<4xf32, #gpu.address_space<private>>
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for
