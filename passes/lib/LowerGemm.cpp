@@ -17,6 +17,8 @@
 #include "LowerTileInternal.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -32,6 +34,10 @@ struct MmaKind {
   int64_t k = 0, perReg = 0;
   StringRef fragmentPrefix;
   bool tf32 = false;
+  /// Types nvgpu.mma.sync does not lower (bf16, u8) go to nvvm.mma.sync
+  /// with this multiplicand type.
+  bool viaNVVM = false;
+  std::optional<NVVM::MMATypes> ptxType;
 };
 
 /// One of A and B as the lowering reads it.
@@ -54,13 +60,56 @@ struct GemmOperand {
 static std::optional<MmaKind> selectMma(Type a, Type b, Type c) {
   if (a != b)
     return std::nullopt;
-  if ((a.isF16() && (c.isF32() || c.isF16())) || (a.isBF16() && c.isF32()))
-    return MmaKind{16, 2, "mma_m16n8k16", false};
+  if (a.isF16() && (c.isF32() || c.isF16()))
+    return MmaKind{16, 2, "mma_m16n8k16", false, false, std::nullopt};
+  if (a.isBF16() && c.isF32())
+    return MmaKind{16, 2, "mma_m16n8k16", false, true, NVVM::MMATypes::bf16};
   if (a.isF32() && c.isF32())
-    return MmaKind{8, 1, "mma_m16n8k8", true};
-  if (a.isInteger(8) && !a.isUnsignedInteger() && c.isInteger(32))
-    return MmaKind{32, 4, "mma_m16n8k32", false};
+    return MmaKind{8, 1, "mma_m16n8k8", true, false, std::nullopt};
+  if (a.isInteger(8) && c.isInteger(32))
+    return a.isUnsignedInteger()
+               ? MmaKind{32, 4, "mma_m16n8k32", false, true, NVVM::MMATypes::u8}
+               : MmaKind{32, 4, "mma_m16n8k32", false, false, std::nullopt};
   return std::nullopt;
+}
+
+/// nvvm.mma.sync m16n8k`k` on operand vectors shaped as nvgpu.mma.sync's
+/// (rows of 32-bit registers), for multiplicand type `type`, A row-major and
+/// B column-major.
+static Value emitNVVMMma(OpBuilder &b, Location loc, Value a, Value bv, Value c,
+                         int64_t k, NVVM::MMATypes type) {
+  auto registers = [&](Value v) {
+    auto vt = cast<VectorType>(v.getType());
+    SmallVector<Value> regs;
+    auto i32Row = VectorType::get({1}, b.getI32Type());
+    for (int64_t r = 0; r < vt.getDimSize(0); ++r) {
+      Value row = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r});
+      Value word = vector::BitCastOp::create(b, loc, i32Row, row);
+      regs.push_back(
+          vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+    }
+    return regs;
+  };
+  auto ct = cast<VectorType>(c.getType());
+  Type elt = ct.getElementType();
+  SmallVector<Value> cRegs;
+  for (int64_t i = 0; i < 4; ++i)
+    cRegs.push_back(
+        vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{i / 2, i % 2}));
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                     SmallVector<Type>(4, elt));
+  auto mma = NVVM::MmaOp::create(
+      b, loc, resultType, registers(a), registers(bv), cRegs,
+      ArrayRef<int64_t>{16, 8, k}, std::nullopt,
+      elt.isInteger(32) ? std::optional(NVVM::MMAIntOverflow::wrapped)
+                        : std::nullopt,
+      std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+  return vector::FromElementsOp::create(b, loc, ct, out);
 }
 
 /// True when every run of `width` elements along the last dimension,
@@ -117,7 +166,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
            << "has no mma.sync lowering for A " << aElt << ", B "
            << bType.getElementType() << ", C " << cElt
            << " (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> "
-              "f32, signed i8 -> i32)";
+              "f32, i8 -> i32)";
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
   if (m % 16 || n % 8 || kDim % mma->k)
@@ -396,9 +445,13 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         // Snake through N so consecutive instructions share an operand.
         int64_t nj = mi % 2 ? nAtoms - 1 - ni : ni;
         Value &c = acc[mi * nAtoms + nj];
-        c = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[nj], c,
-                                     ArrayRef<int64_t>{16, 8, mma->k},
-                                     mma->tf32);
+        c = mma->viaNVVM
+                ? emitNVVMMma(b, loc, aFrags[mi], bFrags[nj], c, mma->k,
+                              *mma->ptxType)
+                : nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[nj], c,
+                                           ArrayRef<int64_t>{16, 8, mma->k},
+                                           mma->tf32)
+                      .getResult();
       }
   }
 

@@ -95,7 +95,7 @@ func.func @gemm_fp8() {
     %a = tile.alloc : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> f32, signed i8 -> i32)}}
+    // expected-error @+1 {{has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> f32, i8 -> i32)}}
     tile.gemm %a, %b -> %c : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
