@@ -381,12 +381,12 @@ def main():
                 # The tolerances have their own column.
                 tile_status = re.sub(r" \(rtol [^)]*\)", "", found[0]) \
                     if found else "FAILED: " + lines[-1]
-                if r["ok"] and not args.check_only:
-                    tile_ms = r["median_ms"]
-                else:
+                if not r["ok"]:
                     failed += 1
                     print(f"== {variant.manifest} {name}\n{r['output']}",
                           file=sys.stderr)
+                elif not args.check_only:
+                    tile_ms = r["median_ms"]
             tri_ms, tri_status = None, "-"
             if not args.no_triton:
                 triton_matmul(av, bv, out)  # autotunes on the first call
@@ -397,11 +397,11 @@ def main():
                 tri_status = f"{'ok' if ok else 'FAILED'}, max abs err " \
                              f"{max_abs:.3g}, max rel err {max_rel:.3g}, " \
                              f"worst {worst:.2g} of the bound"
-                if ok and not args.check_only:
+                if not ok:
+                    failed += 1
+                elif not args.check_only:
                     tri_ms, _ = time_torch(lambda: triton_matmul(av, bv, out),
                                            reps=args.reps)
-                else:
-                    failed += 1
             fn = None if args.check_only else cublas_fn(variant, av, bv)
             blas_ms = time_torch(fn, reps=args.reps)[0] if fn else None
             checks.append(label + [variant.tiles() if variant.manifest

@@ -768,25 +768,30 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
                src.space == MemorySpace::Global &&
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
                (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
+  // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
+  // idx, 0, v) on an in-bounds row, else 0.
+  auto validElements = [&](OpBuilder &b, Location loc, Value mem,
+                           ArrayRef<Value> memIdx) -> Value {
+    unsigned last = memIdx.size() - 1;
+    Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (unsigned d = 0; d < last; ++d)
+      rowOk = arith::AndIOp::create(
+          b, loc, rowOk,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
+                                memref::DimOp::create(b, loc, mem, d)));
+    Value left = arith::SubIOp::create(
+        b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
+    left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
+    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
+    return arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
+  };
+  // cp.async of one vector; with `valid`, a vector wholly inside (valid ==
+  // v) or wholly outside (valid == 0: nothing read, all zero-filled) the
+  // source.
   auto emitAsyncCopy = [&](OpBuilder &b, Location loc, Value mem,
                            SmallVector<Value> memIdx, ArrayRef<Value> coords,
-                           bool mask) {
-    Value valid;
-    if (mask) {
-      // Elements of the vector inside the source: clamp(dim - idx, 0, v)
-      // on an in-bounds row, else 0 (read from the origin, all zero-fill).
-      unsigned last = memIdx.size() - 1;
-      Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-      for (unsigned d = 0; d < last; ++d)
-        rowOk = arith::AndIOp::create(
-            b, loc, rowOk,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
-                                  memref::DimOp::create(b, loc, mem, d)));
-      Value left = arith::SubIOp::create(
-          b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
-      left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
-      left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
-      valid = arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
+                           Value valid) {
+    if (valid) {
       Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                         valid, cst(b, loc, 0));
       for (Value &i : memIdx)
@@ -825,17 +830,31 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
         SmallVector<Value> idx = operandIndices(b, loc, src, coords);
         auto [mem, memIdx] = address(b, loc, src.buffer, idx);
         if (async && trusted) {
-          emitAsyncCopy(b, loc, mem, memIdx, coords, /*mask=*/false);
+          emitAsyncCopy(b, loc, mem, memIdx, coords, Value());
           return;
         }
         if (async) {
-          // cp.async where the source is aligned, zero-filling what lies
-          // outside it; else the synchronous path below, in the else branch.
+          // cp.async where the source is aligned and the vector lies wholly
+          // inside or wholly outside it (zero-filled); the synchronous path
+          // below, in the else branch, for the rest. A partial cp.async
+          // would be legal but reads past the tensor as far as memory
+          // checkers can tell.
           Value ok = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
                                elementBytes(srcElem));
+          Value valid;
+          if (maskSrc) {
+            valid = validElements(b, loc, mem, memIdx);
+            Value edge = arith::OrIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
+                                      cst(b, loc, v)),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
+                                      cst(b, loc, 0)));
+            ok = arith::AndIOp::create(b, loc, ok, edge);
+          }
           auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
           OpBuilder tb(ifOp.thenBlock()->getTerminator());
-          emitAsyncCopy(tb, loc, mem, memIdx, coords, maskSrc);
+          emitAsyncCopy(tb, loc, mem, memIdx, coords, valid);
           b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
         }
         auto load = [&](OpBuilder &b) -> Value {
