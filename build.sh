@@ -14,7 +14,7 @@ BUILD=${TILE_BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 LLVM=/usr/lib/llvm-22
 # The bundled kernels the main job compiles (examples/<name>.mlir).
-KERNELS=(gemm reverse elementwise_add bias_relu row_softmax row_softmax_onepass row_reduce column_reduce cumsum histogram)
+KERNELS=(gemm reverse elementwise_add bias_relu row_softmax row_softmax_onepass row_softmax_pipelined row_reduce column_reduce cumsum histogram)
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
           cmake ninja-build gcc g++ python3)
 

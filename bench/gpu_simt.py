@@ -36,7 +36,7 @@ def make_cases(gen):
                       {"arg2": torch.relu(x + bias)}, {}))
         xs = nonzero_rand(m, n, dtype=torch.float16, generator=gen) * 4
         ref = torch.softmax(xs.float(), dim=1).half()
-        for kernel in ["row_softmax", "row_softmax_onepass"]:
+        for kernel in ["row_softmax", "row_softmax_onepass", "row_softmax_pipelined"]:
             cases.append((kernel, f"{m}x{n} f16", {"arg0": xs},
                           {"arg1": torch.empty_like(xs)}, {"arg1": ref},
                           {"rtol": 1e-2, "atol": 1e-3}))
@@ -131,7 +131,7 @@ def main():
     x = nonzero_rand(8192, 8192, dtype=torch.float16, generator=gen) * 4
     y = torch.empty_like(x)
     ref = torch.softmax(x.float(), dim=1).half()
-    for kernel in ["row_softmax", "row_softmax_onepass"]:
+    for kernel in ["row_softmax", "row_softmax_onepass", "row_softmax_pipelined"]:
         report(kernel, "8192x8192 f16", {"arg0": x}, {"arg1": y},
                {"arg1": ref}, 2 * x.numel() * 2,
                lambda: torch.softmax(x, dim=1), {"rtol": 1e-2, "atol": 1e-3})

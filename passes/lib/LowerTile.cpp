@@ -349,6 +349,19 @@ KernelLowering::address(OpBuilder &b, Location loc, Value buffer,
   return {it->second.second, off};
 }
 
+FailureOr<LoopMap> KernelLowering::buildCachedLoopMap(Operation *op,
+                                                      const Fragment &frag) {
+  // Inverting a layout walks its whole tile; the operators of a kernel
+  // (and the copies a pipelined loop clones) share a few layouts.
+  for (const auto &[f, lm] : loopMapCache)
+    if (f == frag)
+      return lm;
+  FailureOr<LoopMap> lm = buildLoopMap(op, frag, threads);
+  if (succeeded(lm))
+    loopMapCache.emplace_back(frag, *lm);
+  return lm;
+}
+
 FailureOr<LoopMap> KernelLowering::getLoopMap(Operation *op,
                                               ArrayRef<int64_t> shape,
                                               Value fragmentOperand,
@@ -378,7 +391,7 @@ FailureOr<LoopMap> KernelLowering::getLoopMap(Operation *op,
   if (frag->getThreads() != threads)
     return op->emitOpError("loop layout for ")
            << frag->getThreads() << " threads in a kernel of " << threads;
-  return buildLoopMap(op, *frag, threads);
+  return buildCachedLoopMap(op, *frag);
 }
 
 /// The register of `frag` holding the element each (thread, reg) of `lm`
@@ -1038,7 +1051,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   if (frag->getThreads() != threads)
     return op.emitOpError("loop layout for ")
            << frag->getThreads() << " threads in a kernel of " << threads;
-  FailureOr<LoopMap> lm = buildLoopMap(op, *frag, threads);
+  FailureOr<LoopMap> lm = buildCachedLoopMap(op, *frag);
   if (failed(lm))
     return failure();
   Block &body = op.getBody().front();
@@ -1322,7 +1335,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     std::tie(dstFrag, dstRegs) = fragments[op.getDst()];
   if (srcFrag.getReplicate() > 1)
     return op.emitOpError("reducing a replicated fragment is not supported");
-  FailureOr<LoopMap> lm = buildLoopMap(op, srcFrag, threads);
+  FailureOr<LoopMap> lm = buildCachedLoopMap(op, srcFrag);
   if (failed(lm))
     return failure();
   unsigned dstRank = dstType.getRank();
@@ -1555,7 +1568,7 @@ LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
   auto &[dstFrag, dstRegs] = fragments[op.getDst()];
   if (srcFrag.getReplicate() > 1)
     return op.emitOpError("cumsum of a replicated fragment is not supported");
-  FailureOr<LoopMap> lm = buildLoopMap(op, srcFrag, threads);
+  FailureOr<LoopMap> lm = buildCachedLoopMap(op, srcFrag);
   if (failed(lm))
     return failure();
   unsigned dim = op.getDim();

@@ -17,6 +17,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <vector>
+
 namespace mlir {
 namespace tile {
 namespace lowering {
@@ -91,6 +93,10 @@ struct KernelLowering {
   /// whole trailing dimensions of a laid-out shared allocation. Creates the
   /// lead index constants at `b`.
   std::optional<Slot> getSlot(OpBuilder &b, Location loc, Value buffer);
+  /// buildLoopMap() of `frag` for this kernel, computed once per layout.
+  FailureOr<LoopMap> buildCachedLoopMap(Operation *op, const Fragment &frag);
+  /// Loop maps built so far, by fragment.
+  std::vector<std::pair<Fragment, LoopMap>> loopMapCache;
   /// Element `coords` of on-chip or global `buffer` as (memref, indices).
   std::pair<Value, SmallVector<Value>> address(OpBuilder &b, Location loc,
                                                Value buffer, ValueRange coords);

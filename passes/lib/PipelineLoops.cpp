@@ -8,6 +8,8 @@
 // loop becomes
 //
 //   prologue:  for s < d: if (s < n) producers(s) into slot s; commit
+//              (an scf.for, so the producers are emitted twice, not d + 1
+//              times)
 //   loop i:    wait until group i has landed; barrier
 //              if (i + d < n) producers(i + d) into slot (i + d) mod (d+1)
 //              commit; consumers(i) on slot i mod (d+1)
@@ -273,9 +275,15 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
     emit(ops, iter, slotOf(iter));
   };
 
-  for (int64_t s = 0; s < distance; ++s) {
+  // The prologue as a loop (one copy of the producers, not `distance`),
+  // committing a group on every iteration so that the main loop's wait
+  // counts hold even when there are fewer steps than stages.
+  if (distance > 0) {
+    auto prologue = scf::ForOp::create(b, loc, c(0), c(distance), c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(prologue.getBody()->getTerminator());
     emitProducers(SmallVector<Operation *>(producers.begin(), producers.end()),
-                  c(s));
+                  prologue.getInductionVar());
     commit();
   }
   auto forOp = scf::ForOp::create(b, loc, c(0), trips, c(1));
