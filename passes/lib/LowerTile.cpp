@@ -186,14 +186,21 @@ static SmallVector<Value> emitCoords(OpBuilder &b, Location loc,
                                      Value *replica = nullptr) {
   if (lm.perThread)
     tid = cst(b, loc, 0);
-  SmallVector<Value> c =
-      lm.flatSlots ? materialize(b, loc, lm.inverse,
-                                 {b.createOrFold<arith::AddIOp>(
-                                     loc,
-                                     b.createOrFold<arith::MulIOp>(
-                                         loc, tid, cst(b, loc, lm.numRegs)),
-                                     cst(b, loc, reg))})
-                   : materialize(b, loc, lm.inverse, {tid, cst(b, loc, reg)});
+  SmallVector<Value> c;
+  if (!lm.threadPart.empty()) {
+    SmallVector<int64_t> regPart = lm.inverse.apply({0, reg});
+    for (auto [t, r] : llvm::zip(lm.threadPart, regPart))
+      c.push_back(
+          r == 0 ? t : b.createOrFold<arith::XOrIOp>(loc, t, cst(b, loc, r)));
+  } else {
+    c = lm.flatSlots ? materialize(b, loc, lm.inverse,
+                                   {b.createOrFold<arith::AddIOp>(
+                                       loc,
+                                       b.createOrFold<arith::MulIOp>(
+                                           loc, tid, cst(b, loc, lm.numRegs)),
+                                       cst(b, loc, reg))})
+                     : materialize(b, loc, lm.inverse, {tid, cst(b, loc, reg)});
+  }
   if (lm.replicated) {
     if (replica)
       *replica = c.front();
@@ -224,8 +231,13 @@ static void emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm,
     auto ifOp = scf::IfOp::create(b, loc, active, /*withElse=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
+  // A GF(2) inverse is linear in the bits of (thread, register): the
+  // thread's part is emitted once here, every register adds a constant.
+  if (lm.inverse.isLinear() && !lm.flatSlots && !lm.perThread)
+    lm.threadPart = materialize(b, loc, lm.inverse, {tid, cst(b, loc, 0)});
   for (int64_t r = 0; r < lm.numRegs; ++r)
     body(b, r);
+  lm.threadPart.clear();
 }
 
 //===----------------------------------------------------------------------===//
@@ -536,6 +548,20 @@ static Value isWholeAlignedTile(OpBuilder &b, Location loc, Value buffer,
   return ok;
 }
 
+/// The mask of the first `count` of `lanes` lanes, as a comparison with the
+/// lane numbers (which every GPU lowering handles, unlike
+/// vector.create_mask).
+static Value laneMask(OpBuilder &b, Location loc, Value count, int64_t lanes) {
+  auto indexVec = VectorType::get({lanes}, b.getIndexType());
+  SmallVector<Attribute> ids;
+  for (int64_t i = 0; i < lanes; ++i)
+    ids.push_back(b.getIndexAttr(i));
+  Value step = arith::ConstantOp::create(b, loc, indexVec,
+                                         DenseElementsAttr::get(indexVec, ids));
+  Value bound = vector::BroadcastOp::create(b, loc, indexVec, count);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, step, bound);
+}
+
 int64_t lowering::elementBytes(Type t) {
   return t.isIndex() ? 8 : std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
@@ -716,6 +742,24 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   // aligned: no masks, no alignment tests.
   bool trusted = false;
 
+  // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
+  // idx, 0, v) on an in-bounds row, else 0. Also the mask of the masked
+  // vector accesses that edge vectors fall back to.
+  auto validElements = [&](OpBuilder &b, Location loc, Value mem,
+                           ArrayRef<Value> memIdx) -> Value {
+    unsigned last = memIdx.size() - 1;
+    Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (unsigned d = 0; d < last; ++d)
+      rowOk = arith::AndIOp::create(
+          b, loc, rowOk,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
+                                memref::DimOp::create(b, loc, mem, d)));
+    Value left = arith::SubIOp::create(
+        b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
+    left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
+    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
+    return arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
+  };
   // Converts `value` (loop register `r`, at `coords`) to the destination's
   // element type and writes it.
   auto convertAndStore = [&](OpBuilder &b, int64_t r, ArrayRef<Value> coords,
@@ -757,21 +801,16 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     OpBuilder tb(ifOp.thenBlock()->getTerminator());
     store(tb);
     OpBuilder eb(ifOp.elseBlock()->getTerminator());
-    for (int64_t k = 0; k < v; ++k) {
-      SmallVector<Value> ei(memIdx);
-      ei.back() =
-          eb.createOrFold<arith::AddIOp>(loc, ei.back(), cst(eb, loc, k));
-      Value e = v > 1 ? vector::ExtractOp::create(eb, loc, value, k).getResult()
-                      : value;
-      if (!maskDst) {
-        memref::StoreOp::create(eb, loc, e, mem, ei);
-        continue;
-      }
-      auto eif = scf::IfOp::create(eb, loc, inBounds(eb, loc, mem, ei, 0),
-                                   /*withElse=*/false);
-      OpBuilder etb(eif.thenBlock()->getTerminator());
-      memref::StoreOp::create(etb, loc, e, mem, ei);
+    if (v == 1) {
+      // Only reached when masked: the element is outside.
+      return;
     }
+    // A straddling or misaligned vector: one masked store at element
+    // alignment (all lanes on when the tensor is not masked).
+    Value count =
+        maskDst ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+    vector::MaskedStoreOp::create(eb, loc, mem, memIdx,
+                                  laneMask(eb, loc, count, v), value);
   };
 
   // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
@@ -781,23 +820,6 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
                src.space == MemorySpace::Global &&
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
                (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
-  // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
-  // idx, 0, v) on an in-bounds row, else 0.
-  auto validElements = [&](OpBuilder &b, Location loc, Value mem,
-                           ArrayRef<Value> memIdx) -> Value {
-    unsigned last = memIdx.size() - 1;
-    Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    for (unsigned d = 0; d < last; ++d)
-      rowOk = arith::AndIOp::create(
-          b, loc, rowOk,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
-                                memref::DimOp::create(b, loc, mem, d)));
-    Value left = arith::SubIOp::create(
-        b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
-    left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
-    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
-    return arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
-  };
   // cp.async of one vector; with `valid`, a vector wholly inside (valid ==
   // v) or wholly outside (valid == 0: nothing read, all zero-filled) the
   // source.
@@ -898,29 +920,17 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
             value = ifOp.getResult(0);
             return convertAndStore(b, r, coords, value);
           }
-          // Element by element: out-of-bounds elements read as zero.
-          SmallVector<Value> elems;
-          for (int64_t k = 0; k < v; ++k) {
-            SmallVector<Value> ei(memIdx);
-            ei.back() =
-                eb.createOrFold<arith::AddIOp>(loc, ei.back(), cst(eb, loc, k));
-            Value eok = maskSrc ? inBounds(eb, loc, mem, ei, 0)
-                                : Value(arith::ConstantIntOp::create(
-                                      eb, loc, eb.getI1Type(), 1));
-            auto eif =
-                scf::IfOp::create(eb, loc, TypeRange{srcElem}, eok, true);
-            OpBuilder etb = eif.getThenBodyBuilder();
-            scf::YieldOp::create(
-                etb, loc,
-                memref::LoadOp::create(etb, loc, mem, ei).getResult());
-            OpBuilder eeb = eif.getElseBodyBuilder();
-            scf::YieldOp::create(eeb, loc, zeroOf(eeb, loc, srcElem));
-            elems.push_back(eif.getResult(0));
-          }
-          Value slow = v > 1 ? vector::FromElementsOp::create(
-                                   eb, loc, cast<VectorType>(srcVecType), elems)
-                                   .getResult()
-                             : elems[0];
+          // A straddling or misaligned vector: one masked load at element
+          // alignment, zero outside the tensor.
+          Value count =
+              maskSrc ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+          Value lanes = laneMask(eb, loc, count, v);
+          auto vecType = cast<VectorType>(srcVecType);
+          Value zeros = arith::ConstantOp::create(
+              eb, loc, vecType,
+              DenseElementsAttr::get(vecType, eb.getZeroAttr(srcElem)));
+          Value slow = vector::MaskedLoadOp::create(eb, loc, vecType, mem,
+                                                    memIdx, lanes, zeros);
           scf::YieldOp::create(eb, loc, slow);
           value = ifOp.getResult(0);
         }

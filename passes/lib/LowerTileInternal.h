@@ -50,6 +50,10 @@ struct LoopMap {
   int64_t activeThreads = 0, numRegs = 0;
   /// Coordinates of (thread, register), computed once.
   SmallVector<SmallVector<int64_t>> table;
+  /// For a GF(2) inverse, its results on (thread, register 0), emitted once
+  /// by emitPerRegister() for the registers it visits: register r's
+  /// coordinates are these XOR the constants of (0, r).
+  mutable SmallVector<Value> threadPart;
 
   ArrayRef<int64_t> coords(int64_t thread, int64_t reg) const {
     return table[thread * numRegs + reg];

@@ -1,25 +1,34 @@
 // RUN: tile-opt %s -tile-lower -split-input-file -canonicalize | FileCheck %s
 
 // A global -> fragment copy: each of the 4 threads loads one 16-byte vector
-// of 8 halves (registers 0..7) when it is in bounds and aligned, element by
-// element with zero fill otherwise; the fragment becomes a private array of
-// 8 registers; the converted f32 values go to global as two 16-byte vectors.
+// of 8 halves (registers 0..7). One test per block picks the path: when the
+// whole 2x16 tile is inside the tensor and aligned, plain vector loads;
+// otherwise each vector is loaded whole when it is in bounds and aligned,
+// else by one masked load that reads zeros outside. The fragment becomes a
+// private array of 8 registers; the converted f32 values go to global as
+// two 16-byte vectors, with masked stores on the edge path.
 
 #frag = #tile.fragment<[2, 16], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
 // CHECK-LABEL: func.func @global_to_fragment
 // CHECK: tile.kernel
 // CHECK: %[[TID:.+]] = gpu.thread_id x
 // CHECK: %[[REGS:.+]] = tile.alloc : memref<8xf16, #gpu.address_space<private>>
+// CHECK: scf.if %{{.+}} {
+// CHECK-NOT: scf.if
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// CHECK: memref.store %{{.+}}, %[[REGS]][%c7] : memref<8xf16, #gpu.address_space<private>>
+// CHECK: } else {
 // CHECK: scf.if %{{.+}} -> (vector<8xf16>)
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 // CHECK: else
-// CHECK-COUNT-8: memref.load %{{.+}} : memref<?x?xf16>
-// CHECK: vector.from_elements
+// CHECK: vector.maskedload %{{.+}} : memref<?x?xf16>, vector<8xi1>, vector<8xf16> into vector<8xf16>
 // CHECK: vector.extract %{{.+}}[7] : f16 from vector<8xf16>
 // CHECK: memref.store %{{.+}}, %[[REGS]][%c7] : memref<8xf16, #gpu.address_space<private>>
 // CHECK: memref.load %[[REGS]][%c0]
 // CHECK: arith.extf %{{.+}} : vector<4xf16> to vector<4xf32>
 // CHECK: vector.store %{{.+}} {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: vector.maskedstore %{{.+}} : memref<?x?xf32>, vector<4xi1>, vector<4xf32>
 // CHECK-NOT: tile.copy
 func.func @global_to_fragment(%A: memref<?x?xf16>, %B: memref<?x?xf32>, %i: index) {
   %c1 = arith.constant 1 : index
@@ -43,17 +52,19 @@ func.func @global_to_fragment(%A: memref<?x?xf16>, %B: memref<?x?xf32>, %i: inde
 // CHECK: %[[S:.+]] = tile.alloc {layout = {{.+}}} : memref<4x8xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[FLAT:.+]] = memref.collapse_shape %[[S]]
 // CHECK-NOT: memref.dim
-// CHECK: %[[V:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
-// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
-// CHECK: vector.from_elements
-// CHECK-NEXT: scf.yield
-// CHECK-NEXT: }
+// CHECK: scf.if %{{.+}} {
+// CHECK: %[[V:.+]] = vector.load %{{.+}} {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 // CHECK: %[[OFF:.+]] = arith.addi
 // CHECK-NEXT: %[[HI:.+]] = arith.shrui %[[OFF]], %c3
 // CHECK: %[[BIT:.+]] = arith.andi %[[HI]], %c1
 // CHECK: %[[FLIP:.+]] = arith.shli %[[BIT]], %c2
 // CHECK: %[[SW:.+]] = arith.xori %[[OFF]], %[[FLIP]]
 // CHECK: vector.store %[[V]], %[[FLAT]][%[[SW]]] {alignment = 16 : i64} : memref<32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: } else {
+// CHECK: scf.if %{{.+}} -> (vector<4xf32>) {
+// CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: vector.load %{{.+}} : memref<64x64xf32>, vector<4xf32>
 func.func @global_to_shared(%A: memref<64x64xf32>, %i: index) {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(8) {

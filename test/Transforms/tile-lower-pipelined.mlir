@@ -1,8 +1,9 @@
 // RUN: tile-opt %s -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
 
 // stages(3): the two shared tiles get three slots each ([3, ...] allocs
-// with the swizzle repeated per slot); two prologue iterations issue their
-// copies as cp.async (16 bytes, L1 bypassed) and commit; each iteration
+// with the swizzle repeated per slot); a two-iteration prologue loop issues
+// the copies as cp.async (16 bytes, L1 bypassed; zero-filled at ragged
+// edges) and commits a group per iteration; each iteration
 // waits for its own group (one group may stay in flight), synchronizes the
 // block once, issues the copies of iteration i + 2 into slot (i + 2) mod 3
 // and runs the gemm on slot i mod 3; the loop drains every group at the end.
@@ -10,13 +11,13 @@
 // CHECK-LABEL: func.func @three_stages
 // CHECK: tile.alloc {layout = #tile.layout<[3, 64, 32], (d0, d1, d2) -> (d0 * 2048 + d1 * 32 + d2 mod 32), xor<2, 3, 3>>} : memref<3x64x32xf16, #gpu.address_space<workgroup>>
 // CHECK: tile.alloc {layout = #tile.layout<[3, 32, 64], {{.*}}>} : memref<3x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 {
 // CHECK: scf.if
+// CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.if
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for %[[I:.+]] = %c0 to %{{.+}} step %c1 {
+// CHECK-NEXT: }
+// CHECK: scf.for %[[I:.+]] = %c0 to %{{[0-9]+}} step %c1 {
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[AHEAD:.+]] = arith.addi %[[I]], %c2
@@ -98,7 +99,8 @@ func.func @one_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
 
 // CHECK-LABEL: func.func @stage_override
 // CHECK: memref<3x64x32xf16, #gpu.address_space<workgroup>>
-// CHECK: scf.for
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 {
+// CHECK: scf.for %{{.+}} = %c0 to %{{[0-9]+}} step %c1 {
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.mma.sync
