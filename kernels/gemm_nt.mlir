@@ -22,7 +22,7 @@
 // The siblings gemm_nn.mlir (B stored K x N) and gemm_tn.mlir (A stored
 // K x M) take the same parameters.
 //
-// tile.params: BM=128 BN=128 BK=32 STAGES=4 THREADS=128 POLICY=square
+// tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
 // tile.params: PANEL=8 RASTER=row AT=f16 CT=f32 OT=f16
 func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
                    %C: memref<?x?x${OT}>) {
