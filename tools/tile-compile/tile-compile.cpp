@@ -40,6 +40,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -80,6 +81,15 @@ static cl::list<std::string>
             cl::desc("set the kernel parameter NAME, which the file declares "
                      "in a '// tile.params:' line, to VALUE"),
             cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<std::string> tunedTable(
+    "tuned",
+    cl::desc("table of tuned parameter values (docs/GEMM.md, 'Tuning'): "
+             "the entry for this kernel whose shape is nearest to --shape "
+             "sets its parameters; -D still overrides them"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    tunedShape("shape", cl::desc("problem shape to pick a --tuned entry for"),
+               cl::value_desc("MxNxK"), cl::cat(category));
 static cl::opt<bool>
     printSource("print-source",
                 cl::desc("print the file after parameter substitution and "
@@ -373,9 +383,10 @@ static LogicalResult readParamDeclarations(llvm::SourceMgr &sourceMgr,
   return success(ok);
 }
 
-/// Applies the `-D NAME=VALUE` options to the declared `params`.
-static LogicalResult applyDefines(std::vector<KernelParam> &params) {
-  llvm::StringSet<> seen;
+/// Applies the `-D NAME=VALUE` options to the declared `params`; `seen`
+/// receives the names set.
+static LogicalResult applyDefines(std::vector<KernelParam> &params,
+                                  llvm::StringSet<> &seen) {
   bool ok = true;
   for (const std::string &define : defines) {
     StringRef name, value;
@@ -410,6 +421,117 @@ static LogicalResult applyDefines(std::vector<KernelParam> &params) {
     param->value = value.str();
   }
   return success(ok);
+}
+
+/// Parses "MxNxK..." (positive integers separated by 'x').
+static bool parseShape(StringRef text, SmallVectorImpl<int64_t> &shape) {
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t v = 0;
+    if (part.getAsInteger(10, v) || v <= 0)
+      return false;
+    shape.push_back(v);
+  }
+  return !shape.empty();
+}
+
+/// Applies the entry of the tuning table `tunedTable` for kernel `stem`
+/// nearest to `tunedShape` (sum of |log| ratios over the dimensions) to
+/// the parameters not set by -D (`fixed`). An entry is a line
+///   KERNEL SHAPE [KEY=VALUE...] : NAME=VALUE... [# comment]
+/// that applies when every KEY has that VALUE (after -D). Lines starting
+/// with '#' are comments.
+static LogicalResult applyTuned(std::vector<KernelParam> &params,
+                                const llvm::StringSet<> &fixed,
+                                StringRef stem) {
+  if (tunedTable.empty())
+    return success();
+  SmallVector<int64_t> want;
+  if (tunedShape.empty() || !parseShape(tunedShape, want)) {
+    llvm::errs() << "tile-compile: --tuned needs --shape MxNxK, got '"
+                 << tunedShape << "'\n";
+    return failure();
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(tunedTable);
+  if (!buffer) {
+    llvm::errs() << "tile-compile: cannot read " << tunedTable << ": "
+                 << buffer.getError().message() << "\n";
+    return failure();
+  }
+  auto valueOf = [&](StringRef name) -> std::optional<StringRef> {
+    for (const KernelParam &p : params)
+      if (p.name == name)
+        return StringRef(p.value);
+    return std::nullopt;
+  };
+  double best = 0;
+  SmallVector<std::pair<StringRef, StringRef>> chosen;
+  std::string chosenLine;
+  StringRef rest = (*buffer)->getBuffer();
+  for (unsigned lineNo = 1; !rest.empty(); ++lineNo) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    line = line.split('#').first.trim();
+    if (line.empty())
+      continue;
+    auto [head, assignments] = line.split(':');
+    SmallVector<StringRef> words, values;
+    llvm::SplitString(head, words);
+    llvm::SplitString(assignments, values);
+    SmallVector<int64_t> shape;
+    auto malformed = [&](const Twine &why) {
+      llvm::errs() << tunedTable << ":" << lineNo << ": error: " << why << "\n";
+      return failure();
+    };
+    if (!line.contains(':') || words.size() < 2 || values.empty() ||
+        !parseShape(words[1], shape) || shape.size() != want.size())
+      return malformed("expected 'KERNEL SHAPE [KEY=VALUE...] : "
+                       "NAME=VALUE...' with a shape of " +
+                       Twine(want.size()) + " dimensions, like --shape");
+    if (words[0] != stem)
+      continue;
+    bool applies = true;
+    for (StringRef key : ArrayRef(words).drop_front(2)) {
+      StringRef name, value;
+      if (!splitAssignment(key, name, value))
+        return malformed("malformed key '" + key + "'");
+      applies &= valueOf(name) == value;
+    }
+    SmallVector<std::pair<StringRef, StringRef>> assigned;
+    for (StringRef word : values) {
+      StringRef name, value;
+      if (!splitAssignment(word, name, value))
+        return malformed("malformed assignment '" + word + "'");
+      if (!valueOf(name))
+        return malformed("'" + name + "' is not a parameter of " + stem);
+      assigned.push_back({name, value});
+    }
+    if (!applies)
+      continue;
+    double distance = 0;
+    for (auto [a, b] : llvm::zip(shape, want))
+      distance += std::abs(std::log(double(a) / double(b)));
+    if (chosen.empty() || distance < best) {
+      best = distance;
+      chosen = assigned;
+      chosenLine = line.str();
+    }
+  }
+  if (chosen.empty()) {
+    llvm::errs() << "tile-compile: warning: " << tunedTable
+                 << " has no entry for " << stem
+                 << " with these parameters; keeping the defaults\n";
+    return success();
+  }
+  for (auto [name, value] : chosen)
+    if (!fixed.contains(name))
+      for (KernelParam &p : params)
+        if (p.name == name)
+          p.value = value.str();
+  llvm::errs() << "tile-compile: tuned for " << tunedShape << ": " << chosenLine
+               << "\n";
+  return success();
 }
 
 /// Replaces every `${NAME}` of `buffer` by the value of parameter NAME;
@@ -518,8 +640,10 @@ int main(int argc, char **argv) {
   llvm::SourceMgr paramsMgr;
   paramsMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   std::vector<KernelParam> params;
+  llvm::StringSet<> defined;
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
-      failed(applyDefines(params)))
+      failed(applyDefines(params, defined)) ||
+      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
   if (failed(source))
