@@ -39,7 +39,7 @@ struct TileConvertNVGPUToNVVMPass
       getOperation().emitError()
           << "tile-convert-nvgpu-to-nvvm: index-bitwidth must be 32 or 64, "
              "got "
-          << indexBitwidth;
+          << indexBitwidth.getValue();
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
@@ -58,6 +58,15 @@ struct TileConvertNVGPUToNVVMPass
           }
           llvm_unreachable("unknown address space");
         });
+    // Async-copy tokens only order the nvgpu operations among themselves:
+    // an i32 stands in for them. Tensor-map descriptors are pointers to
+    // the kernel's grid-constant parameter.
+    converter.addConversion([&](nvgpu::DeviceAsyncTokenType type) -> Type {
+      return IntegerType::get(type.getContext(), 32);
+    });
+    converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
+      return LLVM::LLVMPointerType::get(type.getContext());
+    });
     RewritePatternSet patterns(ctx);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(*ctx);

@@ -158,10 +158,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
                   "stage, got stages "
                << *slot << " and " << s << " for "
                << (isProd[i] ? "copies" : "other operations");
-      slot = s;
-      if (s >= static_cast<int64_t>(loop.getStages()))
-        return loop.emitOpError() << "expected stages in [0, "
-                                  << loop.getStages() << "), got " << s;
+      slot = s; // the verifier keeps s in [0, stages)
     }
     distance = consStage.value_or(0) - prodStage.value_or(0);
     if (distance < 0)

@@ -214,3 +214,17 @@ func.func @pipelined_dependent_copy(%A: memref<?x?xf16>, %idx: memref<?xindex>, 
   }
   return
 }
+
+// -----
+
+func.func @gemm_a_not_operand_layout() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc {layout = #tile.fragment<[16, 16], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>} : memref<16x16xf16, #tile.fragment>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{expected A laid out as the mma_m16n8k16_a operand of 1x1 warps}}
+    tile.gemm %a, %b -> %c : memref<16x16xf16, #tile.fragment>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}

@@ -616,6 +616,11 @@ int main(int argc, char **argv) {
       argc, argv,
       "tile-compile: compile the tile kernels of a file to PTX and cubin, "
       "each with a launch manifest\n");
+  if (indexBitwidth != 32 && indexBitwidth != 64) {
+    llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
+                 << indexBitwidth << "\n";
+    return 1;
+  }
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   auto since = [](Clock::time_point t) {
