@@ -1,12 +1,14 @@
 //===- Transforms.cpp - run tile passes from C ----------------------------===//
 //
 // Implements tile-c/Transforms.h: textual pipelines run on an operation, the
-// tile pass constructors, and direct calls into the resource check.
+// tile pass constructors, and direct calls into the resource check and the
+// lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile-c/Transforms.h"
 
+#include "tile/Transforms/Lowering.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/CAPI/IR.h"
@@ -102,4 +104,20 @@ MlirLogicalResult mlirTileKernelOpCheckResources(MlirOperation op,
     return mlirLogicalResultFailure();
   }
   return wrap(checkKernelResources(kernel, *limits, remarks));
+}
+
+MlirLogicalResult mlirTileKernelOpPipelineLoops(MlirOperation op) {
+  KernelOp kernel = getKernel(op);
+  if (!kernel)
+    return mlirLogicalResultFailure();
+  loadLoweringDialects(kernel->getContext());
+  return wrap(pipelineLoops(kernel));
+}
+
+MlirLogicalResult mlirTileKernelOpLower(MlirOperation op) {
+  KernelOp kernel = getKernel(op);
+  if (!kernel)
+    return mlirLogicalResultFailure();
+  loadLoweringDialects(kernel->getContext());
+  return wrap(lowerKernel(kernel));
 }

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -1875,6 +1876,20 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel) {
   return success();
 }
 
+void mlir::tile::loadLoweringDialects(MLIRContext *context) {
+  context
+      ->loadDialect<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+                    NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
+                    vector::VectorDialect, LLVM::LLVMDialect>();
+}
+
+LogicalResult mlir::tile::lowerKernel(KernelOp kernel) {
+  if (failed(pipelineLoops(kernel)))
+    return failure();
+  insertSharedBarriers(kernel);
+  return lowerTileOps(kernel);
+}
+
 namespace {
 struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
   using TileLowerBase::TileLowerBase;
@@ -1883,14 +1898,8 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
     bool ok = true;
-    for (KernelOp kernel : kernels) {
-      if (failed(pipelineLoops(kernel))) {
-        ok = false;
-        continue;
-      }
-      insertSharedBarriers(kernel);
-      ok &= succeeded(lowerTileOps(kernel));
-    }
+    for (KernelOp kernel : kernels)
+      ok &= succeeded(lowerKernel(kernel));
     if (!ok)
       signalPassFailure();
   }

@@ -69,6 +69,24 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpGetResources(
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpCheckResources(
     MlirOperation op, MlirStringRef chip, bool remarks);
 
+/// Software-pipelines, in place, every `tile.pipelined` loop of the
+/// `tile.kernel` `op`, as `tile-lower` does first: global-to-shared copies
+/// issued `stages - 1` iterations ahead as cp.async into multi-buffered
+/// shared memory; loops without such copies become `scf.for`. Returns
+/// failure with a diagnostic at the loop for a `stage` clause it cannot
+/// follow; a null `op` or one that is not a kernel gives failure without a
+/// diagnostic.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileKernelOpPipelineLoops(MlirOperation op);
+
+/// Runs all of `tile-lower` on the `tile.kernel` `op` in place: pipelining,
+/// barriers, then every tile operator to per-thread code (gemm to
+/// ldmatrix + mma.sync). The kernel's layouts must have been inferred
+/// (`tile-infer-layout`). Returns failure with diagnostics at the offending
+/// operations; a null `op` or one that is not a kernel gives failure
+/// without a diagnostic.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLower(MlirOperation op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,12 @@ LogicalResult pipelineLoops(KernelOp kernel);
 /// buffers by per-thread register arrays. Emits a diagnostic and fails on
 /// a missing layout or a layout the lowering does not support.
 LogicalResult lowerTileOps(KernelOp kernel);
+/// All of tile-lower on one kernel: pipelineLoops(), insertSharedBarriers(),
+/// then lowerTileOps().
+LogicalResult lowerKernel(KernelOp kernel);
+/// Loads the dialects whose operations the functions above create (the
+/// tile-lower pass declares them; a direct caller must load them first).
+void loadLoweringDialects(MLIRContext *context);
 
 } // namespace tile
 } // namespace mlir

@@ -1,0 +1,127 @@
+//===- kernel-lower.c - C API: pipeline and lower one tile kernel ---------===//
+//
+// Infers the layouts of a pipelined GEMM kernel with a textual pipeline,
+// then calls the lowering directly on the kernel from C: first only the
+// software pipelining (the shared tiles get two slots and the copies become
+// cp.async groups), then all of tile-lower (the gemm becomes mma.sync).
+// Null operations and operations that are not kernels give failure.
+//
+//===----------------------------------------------------------------------===//
+
+// RUN: %tile_obj/test/CAPI/capi-kernel-lower 2>&1 | FileCheck %s
+
+#include "tile-c/Dialect/Tile.h"
+#include "tile-c/Registration.h"
+#include "tile-c/Transforms.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+
+#include <stdio.h>
+
+static const char *const kModule =
+    "func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>,\n"
+    "                %C: memref<?x?xf32>, %kt: index) {\n"
+    "  %c0 = arith.constant 0 : index\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  %c32 = arith.constant 32 : index\n"
+    "  tile.kernel blocks(%bx) in (%c1) threads(128) {\n"
+    "    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>\n"
+    "    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>\n"
+    "    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>\n"
+    "    tile.clear %Cf : memref<64x64xf32, #tile.fragment>\n"
+    "    tile.pipelined %k = %c0 to %kt step %c1 stages(2) {\n"
+    "      %kk = arith.muli %k, %c32 : index\n"
+    "      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16>\n"
+    "          -> memref<64x32xf16, #gpu.address_space<workgroup>>\n"
+    "      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16>\n"
+    "          -> memref<32x64xf16, #gpu.address_space<workgroup>>\n"
+    "      tile.gemm %As, %Bs -> %Cf\n"
+    "          : memref<64x32xf16, #gpu.address_space<workgroup>>,\n"
+    "            memref<32x64xf16, #gpu.address_space<workgroup>>\n"
+    "         -> memref<64x64xf32, #tile.fragment>\n"
+    "    }\n"
+    "    tile.copy %Cf -> %C[%c0, %c0]\n"
+    "        : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+static void printToStderr(MlirStringRef text, void *userData) {
+  (void)userData;
+  fwrite(text.data, 1, text.length, stderr);
+}
+
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  fprintf(stderr, "diagnostic: ");
+  mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  return mlirLogicalResultSuccess();
+}
+
+static MlirWalkResult findKernel(MlirOperation op, void *userData) {
+  if (!mlirTileIsAKernelOp(op))
+    return MlirWalkResultAdvance;
+  *(MlirOperation *)userData = op;
+  return MlirWalkResultInterrupt;
+}
+
+static const char *status(MlirLogicalResult r) {
+  return mlirLogicalResultIsSuccess(r) ? "success" : "failure";
+}
+
+int main(void) {
+  MlirContext ctx = mlirContextCreate();
+  mlirTileContextRegisterKernelDialects(ctx);
+  mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+  mlirTileRegisterPasses();
+
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  MlirOperation moduleOp = mlirModuleGetOperation(module);
+  fprintf(stderr, "infer: %s\n",
+          status(mlirTileRunPassPipeline(
+              moduleOp,
+              mlirStringRefCreateFromCString(
+                  "builtin.module(tile-infer-layout{chip=sm_80})"),
+              printToStderr, NULL)));
+  // CHECK: infer: success
+
+  MlirOperation kernel = {NULL};
+  mlirOperationWalk(moduleOp, findKernel, &kernel, MlirWalkPreOrder);
+  fprintf(stderr, "pipeline: %s\n",
+          status(mlirTileKernelOpPipelineLoops(kernel)));
+  // CHECK-NEXT: pipeline: success
+  mlirOperationPrint(kernel, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  // CHECK: tile.alloc {{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+  // CHECK: scf.for
+  // CHECK: tile.copy {{.*}} {tile.async
+  // CHECK: nvvm.cp.async.commit.group
+  // CHECK: nvvm.cp.async.wait.group 0
+  // CHECK: gpu.barrier
+  // CHECK: tile.gemm
+
+  fprintf(stderr, "lower: %s\n", status(mlirTileKernelOpLower(kernel)));
+  // CHECK: lower: success
+  mlirOperationPrint(kernel, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  // CHECK: nvgpu.device_async_copy
+  // CHECK: nvgpu.ldmatrix
+  // CHECK: nvgpu.mma.sync
+  // CHECK-NOT: tile.gemm
+
+  MlirOperation none = {NULL};
+  fprintf(stderr, "null: %s %s\n", status(mlirTileKernelOpPipelineLoops(none)),
+          status(mlirTileKernelOpLower(none)));
+  // CHECK: null: failure failure
+  fprintf(stderr, "module: %s\n", status(mlirTileKernelOpLower(moduleOp)));
+  // CHECK-NEXT: module: failure
+  // CHECK-NOT: diagnostic:
+
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  return 0;
+}
