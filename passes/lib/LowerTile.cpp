@@ -1085,7 +1085,9 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       return;
     }
     auto it = fragments.find(mem);
-    bool rewritten = it != fragments.end() || sharedLayouts.count(mem);
+    OpBuilder probe(op);
+    bool rewritten = it != fragments.end() || sharedLayouts.count(mem) ||
+                     getSlot(probe, op.getLoc(), mem).has_value();
     if (rewritten && access->getBlock() != &body) {
       access->emitOpError("fragment and laid-out shared buffers may only be "
                           "accessed at the top level of a parallel body");

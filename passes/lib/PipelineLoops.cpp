@@ -30,10 +30,12 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 
@@ -41,8 +43,9 @@ using namespace mlir;
 using namespace mlir::tile;
 
 /// Whether `copy` can be a producer of `loop`: global into a whole shared
-/// allocation that nothing outside the loop touches and nothing else in
-/// the loop writes.
+/// allocation that nothing outside the loop touches and that the rest of
+/// the loop only reads (gemm operands, copy, reduce and cumsum sources,
+/// loads in parallel bodies).
 static bool isProducer(PipelinedOp loop, CopyOp copy) {
   auto alloc = copy.getDst().getDefiningOp<AllocOp>();
   if (!alloc || !copy.getDstIndices().empty() ||
@@ -55,12 +58,23 @@ static bool isProducer(PipelinedOp loop, CopyOp copy) {
       return false;
     if (user == copy)
       continue;
-    // Other users may only read it: gemm operands and copy sources.
-    auto gemm = dyn_cast<GemmOp>(user);
-    auto other = dyn_cast<CopyOp>(user);
-    if (!(gemm && gemm.getC() != alloc.getResult()) &&
-        !(other && other.getSrc() == alloc.getResult() &&
-          other.getDst() != alloc.getResult()))
+    // Other users may only read it: the other slots are being written.
+    Value buffer = alloc.getResult();
+    bool reads = TypeSwitch<Operation *, bool>(user)
+                     .Case([&](GemmOp g) { return g.getC() != buffer; })
+                     .Case([&](CopyOp c) {
+                       return c.getSrc() == buffer && c.getDst() != buffer;
+                     })
+                     .Case([&](ReduceOp r) {
+                       return r.getSrc() == buffer && r.getDst() != buffer;
+                     })
+                     .Case([&](CumsumOp c) {
+                       return c.getSrc() == buffer && c.getDst() != buffer;
+                     })
+                     .Case<memref::LoadOp, vector::LoadOp>(
+                         [](Operation *) { return true; })
+                     .Default([](Operation *) { return false; });
+    if (!reads)
       return false;
   }
   return true;

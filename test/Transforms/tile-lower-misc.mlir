@@ -79,8 +79,7 @@ func.func @atomic(%out: memref<?x?xf32>, %i: index) {
 
 // Barriers: after the copy into shared memory before the parallel loop
 // reads it; not between two reads; at the end of a loop body whose next
-// iteration overwrites a buffer this one read. A gemm-free pipelined loop
-// becomes an scf.for.
+// iteration overwrites a buffer this one read.
 
 #loop = #tile.fragment<[8], threads = 8, (d0) -> (d0, 0)>
 #rev = #tile.fragment<[8], threads = 8, (d0) -> (d0 floordiv 4 + (d0 mod 4) * 2, 0)>
@@ -103,7 +102,7 @@ func.func @barriers(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(8) {
     %s = tile.alloc : memref<8xf32, #gpu.address_space<workgroup>>
-    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+    scf.for %k = %c0 to %n step %c1 {
       tile.copy %in[%k] -> %s {tile.loop = #loop} : memref<?xf32> -> memref<8xf32, #gpu.address_space<workgroup>>
       tile.parallel (%i) in (8) layout(#rev) {
         %a = memref.load %s[%i] : memref<8xf32, #gpu.address_space<workgroup>>

@@ -144,3 +144,75 @@ func.func @no_producers(%A: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A streaming loop whose shared tile is read by a parallel loop (not a
+// gemm): the copy still runs two iterations ahead into three slots, and
+// the loads of the parallel body read the slot of their iteration.
+
+// CHECK-LABEL: func.func @parallel_reader
+// CHECK: %[[BIG:.+]] = tile.alloc {layout = #tile.layout<[3, 4, 128], (d0, d1, d2) -> (d0 * 512 + d1 * 128 + d2)>} : memref<3x4x128xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 {
+// CHECK: nvgpu.device_async_copy
+// CHECK: scf.for %[[I:.+]] = %c0 to %{{[0-9]+}} step %c1 {
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %[[SLOT:.+]] = arith.remui %[[I]], %c3
+// CHECK: memref.load %[[BIG]][%[[SLOT]], %{{.+}}, %{{.+}}] : memref<3x4x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.barrier
+// CHECK: {{^ *}}}{{ *$}}
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+func.func @parallel_reader(%X: memref<?x128xf32>, %Y: memref<4x128xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %s = tile.alloc : memref<4x128xf32, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<4x128xf32, #tile.fragment>
+    tile.clear %acc : memref<4x128xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      %r = arith.muli %k, %c4 : index
+      tile.copy %X[%r, %c0] -> %s : memref<?x128xf32> -> memref<4x128xf32, #gpu.address_space<workgroup>>
+      tile.parallel (%i, %j) in (4, 128) {
+        %v = memref.load %s[%i, %j] : memref<4x128xf32, #gpu.address_space<workgroup>>
+        %a = memref.load %acc[%i, %j] : memref<4x128xf32, #tile.fragment>
+        %t = arith.addf %a, %v : f32
+        memref.store %t, %acc[%i, %j] : memref<4x128xf32, #tile.fragment>
+      }
+    }
+    tile.copy %acc -> %Y : memref<4x128xf32, #tile.fragment> -> memref<4x128xf32>
+  }
+  return
+}
+
+// -----
+
+// The loop also writes the shared tile (a parallel store): it cannot be
+// multi-buffered, so the loop runs unpipelined, with plain copies.
+
+// CHECK-LABEL: func.func @written_tile
+// CHECK-NOT: nvvm.cp.async
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.for
+// CHECK: return
+func.func @written_tile(%X: memref<?x128xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %s = tile.alloc : memref<4x128xf32, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      %r = arith.muli %k, %c4 : index
+      tile.copy %X[%r, %c0] -> %s : memref<?x128xf32> -> memref<4x128xf32, #gpu.address_space<workgroup>>
+      tile.parallel (%i, %j) in (4, 128) {
+        %v = memref.load %s[%i, %j] : memref<4x128xf32, #gpu.address_space<workgroup>>
+        %t = arith.addf %v, %v : f32
+        memref.store %t, %s[%i, %j] : memref<4x128xf32, #gpu.address_space<workgroup>>
+      }
+      tile.copy %s -> %X[%r, %c0] : memref<4x128xf32, #gpu.address_space<workgroup>> -> memref<?x128xf32>
+    }
+  }
+  return
+}

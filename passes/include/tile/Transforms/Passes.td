@@ -126,8 +126,9 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       m16n8k8 (tf32) for f32, m16n8k32 for signed i8.
 
     `tile.pipelined` loops are software-pipelined first: their copies from
-    global into whole shared buffers (the producers) run `stages - 1`
-    iterations ahead (or as the `stage` clause says) into that many more
+    global into whole shared buffers that the rest of the body only reads
+    (gemm operands, copy, reduce and cumsum sources, loads in parallel
+    bodies) run `stages - 1` iterations ahead (or as the `stage` clause says) into that many more
     slots of each buffer, as `nvgpu.device_async_copy` (cp.async, zero
     filling ragged edges) in one `nvvm.cp.async.commit.group` per
     iteration; each iteration waits for its own group
