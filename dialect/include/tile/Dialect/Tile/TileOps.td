@@ -372,7 +372,10 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [Tile_InKernel, SingleBlock,
     operation of the body, in program order; the two clauses may come in
     either order. Scheduled operations are the top-level operations of the
     body that are not pure (tile operators, loads, stores, nested loops);
-    pure index arithmetic follows its users.
+    pure index arithmetic follows its users. `tile-lower` follows
+    schedules that put every global-to-shared copy in one stage and every
+    other operation in one later stage (the copies then run that many
+    iterations ahead) and reports others.
 
     ```mlir
     tile.pipelined %k = %c0 to %n step %c1 stages(2) order [0, 1] stage [0, 1] {
