@@ -131,29 +131,6 @@ static bool keepsRowsContiguous(const Layout &layout, int64_t width) {
   return true;
 }
 
-/// The register of fragment `frag` that holds, on every thread of the
-/// block, the element each thread needs at `coordsOf(thread)`; -1 when it
-/// differs between threads or a thread does not hold its element.
-static int64_t
-uniformFragmentRegister(const Fragment &frag, int64_t threads,
-                        function_ref<SmallVector<int64_t>(int64_t)> coordsOf) {
-  int64_t found = -1;
-  for (int64_t t = 0; t < threads; ++t) {
-    SmallVector<int64_t> c = coordsOf(t);
-    for (auto [i, e] : llvm::enumerate(frag.getShape()))
-      if (c[i] < 0 || c[i] >= e)
-        return -1;
-    bool owns = false;
-    for (int64_t rep = 0; rep < frag.getReplicate() && !owns; ++rep)
-      owns = frag.getThread(c, rep) == t;
-    int64_t reg = frag.getRegister(c);
-    if (!owns || (found >= 0 && reg != found))
-      return -1;
-    found = reg;
-  }
-  return found;
-}
-
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
@@ -217,7 +194,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   for (int64_t mi = 0; mi < mAtoms; ++mi)
     for (int64_t ni = 0; ni < nAtoms; ++ni)
       for (int64_t r = 0; r < 4; ++r) {
-        int64_t reg = uniformFragmentRegister(cFrag, threads, [&](int64_t t) {
+        int64_t reg = uniformRegister(cFrag, threads, [&](int64_t t) {
           auto [row0, col0] = warpOrigin(t);
           SmallVector<int64_t> rc = cInv->apply({t % 32, r});
           return SmallVector<int64_t>{row0 + mi * 16 + rc[0],
@@ -259,9 +236,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       o.layout = it != sharedLayouts.end()
                      ? it->second.first
                      : Layout::rowMajor(ctx, type.getShape());
-    } else if (std::optional<Slot> slot = getSlot(b, loc, o.value)) {
+    } else if (const Slot *slot = getSlot(o.value)) {
       o.root = slot->root;
-      o.lead = slot->lead;
+      o.lead = slot->leadValues(b, loc);
       o.layout = slot->layout;
     } else {
       return op.emitOpError()
@@ -284,7 +261,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     for (int64_t a = 0; a < atoms; ++a)
       for (int64_t ks = 0; ks < kSteps; ++ks)
         for (int64_t r = 0; r < numRegs; ++r) {
-          int64_t reg = uniformFragmentRegister(frag, threads, [&](int64_t t) {
+          int64_t reg = uniformRegister(frag, threads, [&](int64_t t) {
             auto [row0, col0] = warpOrigin(t);
             SmallVector<int64_t> c = inv.apply({t % 32, r});
             int64_t mn = o.isA ? row0 + a * 16 + c[0] : col0 + a * 8 + c[1];

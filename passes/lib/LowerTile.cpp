@@ -304,31 +304,34 @@ LogicalResult KernelLowering::init() {
   return failure(walk.wasInterrupted());
 }
 
-std::optional<KernelLowering::Slot>
-KernelLowering::getSlot(OpBuilder &b, Location loc, Value buffer) {
+const KernelLowering::Slot *KernelLowering::getSlot(Value buffer) {
+  auto cached = slots.find(buffer);
+  if (cached != slots.end())
+    return cached->second.get();
+  slots[buffer] = nullptr;
   auto view = buffer.getDefiningOp<memref::SubViewOp>();
   auto alloc = view ? view.getSource().getDefiningOp<AllocOp>() : AllocOp();
   if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::Shared)
-    return std::nullopt;
+    return nullptr;
   MemRefType srcType = view.getSourceType();
   auto type = cast<MemRefType>(buffer.getType());
   unsigned lead = srcType.getRank() - type.getRank();
   if (srcType.getShape().drop_front(lead) != type.getShape() ||
       !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
-    return std::nullopt;
+    return nullptr;
   SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
   Slot slot;
   slot.root = view.getSource();
   for (unsigned d = 0; d < srcType.getRank(); ++d) {
     std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
     if (!size || *size != (d < lead ? 1 : srcType.getDimSize(d)))
-      return std::nullopt;
+      return nullptr;
     if (d >= lead) {
       if (!isConstantIntValue(offsets[d], 0))
-        return std::nullopt;
+        return nullptr;
       continue;
     }
-    slot.lead.push_back(getValueOrCreateConstantIndexOp(b, loc, offsets[d]));
+    slot.lead.push_back(offsets[d]);
   }
   // The layout of slot 0, over the view's shape.
   MLIRContext *ctx = buffer.getContext();
@@ -342,16 +345,26 @@ KernelLowering::getSlot(OpBuilder &b, Location loc, Value buffer) {
   std::optional<Layout> first = layout.compose(Layout::affine(
       type.getShape(), AffineMap::get(type.getRank(), 0, inner, ctx)));
   if (!first)
-    return std::nullopt;
+    return nullptr;
   slot.layout = *first;
-  return slot;
+  auto &entry = slots[buffer];
+  entry = std::make_unique<Slot>(std::move(slot));
+  return entry.get();
+}
+
+SmallVector<Value> KernelLowering::Slot::leadValues(OpBuilder &b,
+                                                    Location loc) const {
+  SmallVector<Value> values;
+  for (OpFoldResult offset : lead)
+    values.push_back(getValueOrCreateConstantIndexOp(b, loc, offset));
+  return values;
 }
 
 std::pair<Value, SmallVector<Value>>
 KernelLowering::address(OpBuilder &b, Location loc, Value buffer,
                         ValueRange coords) {
-  if (std::optional<Slot> slot = getSlot(b, loc, buffer)) {
-    SmallVector<Value> full(slot->lead);
+  if (const Slot *slot = getSlot(buffer)) {
+    SmallVector<Value> full = slot->leadValues(b, loc);
     full.append(coords.begin(), coords.end());
     return address(b, loc, slot->root, full);
   }
@@ -411,23 +424,33 @@ FailureOr<LoopMap> KernelLowering::getLoopMap(Operation *op,
 /// maps to through `indexOf`, when it is the same on every thread and held
 /// by that thread; -1 otherwise.
 static int64_t
-uniformRegister(const LoopMap &lm, int64_t reg, const Fragment &frag,
-                function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> indexOf,
-                bool &notOwned) {
+loopRegister(const LoopMap &lm, int64_t reg, const Fragment &frag,
+             function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> indexOf,
+             bool &notOwned) {
+  return lowering::uniformRegister(
+      frag, lm.activeThreads,
+      [&](int64_t t) { return indexOf(lm.coords(t, reg)); }, &notOwned);
+}
+
+int64_t
+lowering::uniformRegister(const Fragment &frag, int64_t threads,
+                          function_ref<SmallVector<int64_t>(int64_t)> coordsOf,
+                          bool *notOwned) {
   int64_t found = -1;
-  for (int64_t t = 0; t < lm.activeThreads; ++t) {
-    SmallVector<int64_t> idx = indexOf(lm.coords(t, reg));
+  for (int64_t t = 0; t < threads; ++t) {
+    SmallVector<int64_t> idx = coordsOf(t);
     for (auto [i, e] : llvm::enumerate(frag.getShape()))
       if (idx[i] < 0 || idx[i] >= e)
         return -1;
-    int64_t r = frag.getRegister(idx);
     bool owns = false;
     for (int64_t rep = 0; rep < frag.getReplicate() && !owns; ++rep)
       owns = frag.getThread(idx, rep) == t;
     if (!owns) {
-      notOwned = true;
+      if (notOwned)
+        *notOwned = true;
       return -1;
     }
+    int64_t r = frag.getRegister(idx);
     if (found >= 0 && found != r)
       return -1;
     found = r;
@@ -677,7 +700,7 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   for (Operand *o : {&src, &dst}) {
-    if (std::optional<Slot> slot = getSlot(b, loc, o->buffer)) {
+    if (const Slot *slot = getSlot(o->buffer)) {
       reshaped.push_back(slot->layout);
       storage.push_back(&reshaped.back());
       if (!o->origin.empty())
@@ -711,7 +734,7 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     const Fragment &frag = fragments[o.buffer].first;
     for (int64_t r = 0; r < lm->numRegs; ++r) {
       bool notOwned = false;
-      int64_t reg = uniformRegister(
+      int64_t reg = loopRegister(
           *lm, r, frag,
           [&](ArrayRef<int64_t> c) {
             SmallVector<int64_t> idx;
@@ -1085,9 +1108,8 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       return;
     }
     auto it = fragments.find(mem);
-    OpBuilder probe(op);
-    bool rewritten = it != fragments.end() || sharedLayouts.count(mem) ||
-                     getSlot(probe, op.getLoc(), mem).has_value();
+    bool rewritten =
+        it != fragments.end() || sharedLayouts.count(mem) || getSlot(mem);
     if (rewritten && access->getBlock() != &body) {
       access->emitOpError("fragment and laid-out shared buffers may only be "
                           "accessed at the top level of a parallel body");
@@ -1105,7 +1127,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
         continue;
       }
       bool notOwned = false, unknown = false;
-      int64_t reg = uniformRegister(
+      int64_t reg = loopRegister(
           *lm, r, f,
           [&](ArrayRef<int64_t> c) {
             DenseMap<Value, int64_t> env;
@@ -1637,7 +1659,7 @@ LogicalResult KernelLowering::lowerFragmentCumsum(CumsumOp op) {
   SmallVector<int64_t> dstReg;
   for (int64_t r = 0; r < lm->numRegs; ++r) {
     bool notOwned = false;
-    int64_t q = uniformRegister(
+    int64_t q = loopRegister(
         *lm, r, dstFrag,
         [](ArrayRef<int64_t> c) { return SmallVector<int64_t>(c); }, notOwned);
     if (q < 0)
@@ -1774,7 +1796,7 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
     const Fragment &frag = fragments[src.buffer].first;
     for (int64_t r = 0; r < lm->numRegs; ++r) {
       bool notOwned = false;
-      int64_t reg = uniformRegister(
+      int64_t reg = loopRegister(
           *lm, r, frag,
           [](ArrayRef<int64_t> c) { return SmallVector<int64_t>(c); },
           notOwned);

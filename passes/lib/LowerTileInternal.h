@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
 #include <vector>
 
 namespace mlir {
@@ -35,6 +36,14 @@ Value convert(OpBuilder &b, Location loc, Value v, Type to);
 Value zeroOf(OpBuilder &b, Location loc, Type type);
 /// Size in bytes of one element of `t` (at least 1).
 int64_t elementBytes(Type t);
+/// The register of fragment `frag` that holds, on each of threads [0,
+/// `threads`), the element at `coordsOf(thread)`, when it is the same
+/// register on every thread and the thread holds the element (as one of
+/// its replicas); -1 otherwise, with `*notOwned` set (when given) if a
+/// thread does not hold its element.
+int64_t uniformRegister(const Fragment &frag, int64_t threads,
+                        function_ref<SmallVector<int64_t>(int64_t)> coordsOf,
+                        bool *notOwned = nullptr);
 
 /// A fragment over an iteration space, inverted. A replicated fragment is
 /// inverted over the space extended by a leading replica dimension, so that
@@ -90,13 +99,17 @@ struct KernelLowering {
   /// `layout` over the slot's shape.
   struct Slot {
     Value root;
-    SmallVector<Value> lead;
+    SmallVector<OpFoldResult> lead;
     Layout layout;
+    /// `lead` as index values, constants created at `b`.
+    SmallVector<Value> leadValues(OpBuilder &b, Location loc) const;
   };
   /// `buffer` as a slot, when it is a rank-reducing memref.subview taking
-  /// whole trailing dimensions of a laid-out shared allocation. Creates the
-  /// lead index constants at `b`.
-  std::optional<Slot> getSlot(OpBuilder &b, Location loc, Value buffer);
+  /// whole trailing dimensions of a shared allocation; null otherwise.
+  /// Matched once per value (addresses ask for every element).
+  const Slot *getSlot(Value buffer);
+  /// getSlot() results by value (null: not a slot), stable addresses.
+  DenseMap<Value, std::unique_ptr<Slot>> slots;
   /// buildLoopMap() of `frag` for this kernel, computed once per layout.
   FailureOr<LoopMap> buildCachedLoopMap(Operation *op, const Fragment &frag);
   /// Loop maps built so far, by fragment.

@@ -143,10 +143,11 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
   for (Operation *op : scheduled) {
     auto copy = dyn_cast<CopyOp>(op);
     bool prod = copy && isProducer(loop, copy);
-    if (prod && !dependsOnBody(loop, op).empty()) {
+    std::string why = prod ? dependsOnBody(loop, op) : "";
+    if (!why.empty()) {
       loop.emitWarning() << "not pipelined: the copy into shared memory "
                             "cannot be issued early: "
-                         << dependsOnBody(loop, op);
+                         << why;
       convertToFor(loop);
       return success();
     }
