@@ -10,6 +10,7 @@
 
 // RUN: %tile_obj/test/CAPI/capi-ir 2>&1 | FileCheck %s
 
+#include "Common.h"
 #include "tile-c/Dialect/Tile.h"
 #include "tile-c/Registration.h"
 
@@ -103,24 +104,6 @@ static const char *const kModule =
     "  }\n"
     "  return\n"
     "}\n";
-
-// / Writes a printed chunk of IR to stderr, where the diagnostics go too, so
-// / FileCheck sees one ordered stream.
-static void printToStderr(MlirStringRef text, void *userData) {
-  (void)userData;
-  fwrite(text.data, 1, text.length, stderr);
-}
-
-// / Prints each diagnostic as `<severity>: <message>` and marks it handled.
-static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
-                                         void *userData) {
-  (void)userData;
-  static const char *const kSeverity[] = {"error", "warning", "note", "remark"};
-  fprintf(stderr, "%s: ", kSeverity[mlirDiagnosticGetSeverity(diagnostic)]);
-  mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
-  fprintf(stderr, "\n");
-  return mlirLogicalResultSuccess();
-}
 
 static const char *spaceName(MlirTileMemorySpace space) {
   return mlirTileMemorySpaceGetName(space).data;

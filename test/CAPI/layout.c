@@ -31,9 +31,9 @@ static void printPlacement(MlirAttribute fragment, int64_t row, int64_t col) {
   int64_t coords[2] = {row, col}, thread = -1, reg = -1;
   bool ok = mlirTileFragmentAttrGetPlacement(fragment, NULL, coords, 0, 0,
                                              &thread, &reg);
-  fprintf(stderr, "(%" PRId64 ", %" PRId64 ") -> %s T%" PRId64 ":R%" PRId64
-                  "\n",
-          row, col, ok ? "ok" : "failed", thread, reg);
+  fprintf(stderr,
+          "(%" PRId64 ", %" PRId64 ") -> %s T%" PRId64 ":R%" PRId64 "\n", row,
+          col, ok ? "ok" : "failed", thread, reg);
 }
 
 int main(void) {
@@ -70,9 +70,9 @@ int main(void) {
   // CHECK-NEXT: null output: 0
 
   // A swizzle that does not fit the shape (5 rows) gives a null attribute.
-  fprintf(stderr, "misfit swizzle null: %d\n",
-          mlirAttributeIsNull(mlirTileLayoutAttrGetSwizzled(ctx, 5, 64, 128,
-                                                            16)));
+  fprintf(
+      stderr, "misfit swizzle null: %d\n",
+      mlirAttributeIsNull(mlirTileLayoutAttrGetSwizzled(ctx, 5, 64, 128, 16)));
   // CHECK-NEXT: misfit swizzle null: 1
 
   // A shapeless padded layout takes the buffer's shape: rows of 40.
@@ -113,8 +113,8 @@ int main(void) {
   // a fragment query on a layout, a replica that does not exist.
   fprintf(stderr, "unknown builtin null: %d\n",
           mlirAttributeIsNull(mlirTileFragmentAttrGetBuiltin(
-              ctx, mlirStringRefCreateFromCString("mma_m1n1k1_c"), accShape,
-              2, 0)));
+              ctx, mlirStringRefCreateFromCString("mma_m1n1k1_c"), accShape, 2,
+              0)));
   int64_t badShape[2] = {15, 8};
   fprintf(stderr, "misfit builtin null: %d\n",
           mlirAttributeIsNull(mlirTileFragmentAttrGetBuiltin(
@@ -123,9 +123,9 @@ int main(void) {
   fprintf(stderr, "registers of a layout: %" PRId64 "\n",
           mlirTileFragmentAttrGetNumRegisters(swizzle, NULL, 0));
   int64_t thread, reg;
-  fprintf(stderr, "replica 1: %d\n",
-          mlirTileFragmentAttrGetPlacement(acc, NULL, coords, 0, 1, &thread,
-                                           &reg));
+  fprintf(
+      stderr, "replica 1: %d\n",
+      mlirTileFragmentAttrGetPlacement(acc, NULL, coords, 0, 1, &thread, &reg));
   // CHECK-NEXT: unknown builtin null: 1
   // CHECK-NEXT: misfit builtin null: 1
   // CHECK-NEXT: registers of a layout: -1

@@ -9,6 +9,7 @@
 
 // RUN: %tile_obj/test/CAPI/capi-lower 2>&1 | FileCheck %s
 
+#include "Common.h"
 #include "tile-c/Registration.h"
 #include "tile-c/Transforms.h"
 
@@ -34,20 +35,6 @@ static const char *const kModule =
     "  }\n"
     "  return\n"
     "}\n";
-
-static void printToStderr(MlirStringRef text, void *userData) {
-  (void)userData;
-  fwrite(text.data, 1, text.length, stderr);
-}
-
-static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
-                                         void *userData) {
-  (void)userData;
-  fprintf(stderr, "diagnostic: ");
-  mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
-  fprintf(stderr, "\n");
-  return mlirLogicalResultSuccess();
-}
 
 /// Prints the object of every `gpu.binary` in the module: its target and
 /// the PTX text.

@@ -11,6 +11,7 @@
 
 // RUN: %tile_obj/test/CAPI/capi-pipeline 2>&1 | FileCheck %s
 
+#include "Common.h"
 #include "tile-c/Dialect/Tile.h"
 #include "tile-c/Registration.h"
 #include "tile-c/Transforms.h"
@@ -72,14 +73,9 @@ static const char *const kTooBig =
     "  return\n"
     "}\n";
 
-static void printToStderr(MlirStringRef text, void *userData) {
-  (void)userData;
-  fwrite(text.data, 1, text.length, stderr);
-}
-
 // / Prints each diagnostic as `<severity> at <location>: <message>`.
-static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
-                                         void *userData) {
+static MlirLogicalResult printLocatedDiagnostic(MlirDiagnostic diagnostic,
+                                                void *userData) {
   (void)userData;
   static const char *const kSeverity[] = {"error", "warning", "note", "remark"};
   fprintf(stderr, "%s at ", kSeverity[mlirDiagnosticGetSeverity(diagnostic)]);
@@ -304,7 +300,7 @@ static void testBadModules(MlirContext ctx) {
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   mlirTileContextRegisterKernelDialects(ctx);
-  mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+  mlirContextAttachDiagnosticHandler(ctx, printLocatedDiagnostic, NULL, NULL);
   mlirRegisterTransformsPasses();
   mlirTileRegisterPasses();
   // Registering twice is harmless.
