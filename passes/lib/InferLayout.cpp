@@ -92,6 +92,10 @@ private:
   LogicalResult collect();
   LogicalResult collectLoop(Operation *op);
   LogicalResult inferGemm(GemmOp gemm);
+  /// The wgmma layouts of `gemm` (sm_90a) when planWgmma() takes it;
+  /// std::nullopt, with nothing changed, for the mma.sync path.
+  std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, int64_t m, int64_t n,
+                                              int64_t kDim);
   LogicalResult inferReductions(bool &progress);
   LogicalResult inferLoops(bool &progress);
   LogicalResult propagate();
@@ -568,6 +572,59 @@ static Layout getOperandLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
   return Layout::rowMajor(ctx, shape);
 }
 
+/// Whether `value` is a shared buffer whose layout the wgmma descriptors
+/// can read: inferred later, or annotated as the operand swizzle.
+static bool isWgmmaShared(Buffer *buffer, MemRefType type) {
+  if (!buffer || buffer->space != MemorySpace::Shared)
+    return false;
+  if (!buffer->layout)
+    return true;
+  Layout swizzled =
+      getOperandLayout(type.getContext(), type.getShape(),
+                       type.getElementType().getIntOrFloatBitWidth());
+  return !swizzled.getSwizzle().isIdentity() &&
+         buffer->layout->isEquivalentTo(swizzled);
+}
+
+std::optional<LogicalResult> LayoutInference::inferWgmmaGemm(GemmOp gemm,
+                                                             int64_t m,
+                                                             int64_t n,
+                                                             int64_t kDim) {
+  MemRefType aType = gemm.getA().getType(), bType = gemm.getB().getType(),
+             cType = gemm.getC().getType();
+  std::optional<WgmmaPlan> plan = planWgmma(
+      options.chip, aType.getElementType(), bType.getElementType(),
+      cType.getElementType(), isWgmmaShared(lookup(gemm.getA()), aType),
+      isWgmmaShared(lookup(gemm.getB()), bType), aType.getShape(),
+      bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
+  if (!plan)
+    return std::nullopt;
+  BuiltinChain chain;
+  chain.name = "wgmma_c";
+  chain.repeat = {m / (64 * plan->wgM), 1};
+  chain.repeatOnThread = {plan->wgM, plan->wgN};
+  std::string error;
+  std::optional<Fragment> c =
+      buildBuiltinChain(ctx, chain, cType.getShape(), error);
+  if (!c)
+    return gemm.emitOpError() << "cannot build its wgmma C fragment: " << error;
+  std::string why = "the C operand of the wgmma gemm, " +
+                    std::to_string(plan->wgM) + "x" +
+                    std::to_string(plan->wgN) + " warpgroups";
+  if (failed(requireFragment(gemm.getC(), *c, {gemm, why})))
+    return failure();
+  for (Value operand : {gemm.getA(), gemm.getB()}) {
+    Buffer *buffer = lookup(operand);
+    if (buffer->layout)
+      continue;
+    auto type = cast<MemRefType>(operand.getType());
+    buffer->layout = getOperandLayout(
+        ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
+    buffer->source = {gemm, "a shared operand of the wgmma gemm"};
+  }
+  return success();
+}
+
 LogicalResult LayoutInference::inferGemm(GemmOp gemm) {
   MemRefType aType = gemm.getA().getType(), cType = gemm.getC().getType();
   Type element = aType.getElementType();
@@ -592,6 +649,8 @@ LogicalResult LayoutInference::inferGemm(GemmOp gemm) {
   }
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t kDim = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
+  if (std::optional<LogicalResult> wgmma = inferWgmmaGemm(gemm, m, n, kDim))
+    return *wgmma;
   if (kDim % k != 0)
     return gemm.emitOpError()
            << "expected K (" << kDim << ") to be a multiple of " << k

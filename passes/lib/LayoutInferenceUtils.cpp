@@ -418,3 +418,45 @@ mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
   }
   return best;
 }
+
+std::optional<WgmmaPlan>
+mlir::tile::planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared,
+                      bool bShared, ArrayRef<int64_t> aShape,
+                      ArrayRef<int64_t> bShape, int64_t m, int64_t n, int64_t k,
+                      int64_t threads, GemmPolicy policy) {
+  // wgmma exists only in the architecture-specific sm_90a target.
+  if (chip != "sm_90a" || !aShared || !bShared || a != b)
+    return std::nullopt;
+  if (!(a.isF16() || a.isBF16()) || !c.isF32())
+    return std::nullopt;
+  // Shared operands are read through swizzled descriptors: every operand
+  // needs 8-row groups and rows of at least one 32-byte swizzle atom.
+  for (ArrayRef<int64_t> shape : {aShape, bShape})
+    if (shape.size() != 2 || shape[0] % 8 || shape[1] % 16)
+      return std::nullopt;
+  if (threads % 128 || k % 16)
+    return std::nullopt;
+  int64_t groups = threads / 128;
+  // Warpgroups split M first, under `square` too: one wide instruction
+  // reads its A rows once for more columns. `full_col` splits N only.
+  for (int64_t gm = policy == GemmPolicy::full_col ? 1 : groups; gm >= 1;
+       --gm) {
+    int64_t gn = groups / gm;
+    if (groups % gm || m % (64 * gm) || n % (8 * gn) ||
+        (policy == GemmPolicy::full_row && gn != 1))
+      continue;
+    WgmmaPlan plan;
+    plan.wgM = gm;
+    plan.wgN = gn;
+    // The widest instruction (at most n256) that divides the warpgroup's
+    // columns.
+    int64_t cols = n / gn;
+    for (int64_t width = std::min<int64_t>(cols, 256); width >= 8; width -= 8)
+      if (cols % width == 0) {
+        plan.instrN = width;
+        break;
+      }
+    return plan;
+  }
+  return std::nullopt;
+}

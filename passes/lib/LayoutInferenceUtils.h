@@ -58,6 +58,26 @@ bool loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
 std::optional<std::pair<int64_t, int64_t>>
 partitionWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy);
 
+/// How a gemm runs as warpgroup MMA (wgmma.mma_async, sm_90a): `wgM`
+/// warpgroups along M and `wgN` along N (warpgroup g is (g mod wgM,
+/// g / wgM)), each issuing m64 x `instrN` x `k` instructions over its
+/// (M / wgM) x (N / wgN) part of C.
+struct WgmmaPlan {
+  int64_t wgM = 1, wgN = 1;
+  int64_t instrN = 0, k = 16;
+};
+
+/// The wgmma plan of a gemm with A, B, C element types `a`, `b`, `c` and
+/// an M x N x K tile on `threads` threads on `chip`, when wgmma can run it:
+/// sm_90a, both operands in shared memory (`aShared`, `bShared`) and
+/// swizzlable, f16 or bf16 operands with f32 accumulators, M a multiple of 64
+/// per warpgroup, N of 8, K of 16, and whole warpgroups. std::nullopt otherwise
+/// (the mma.sync path).
+std::optional<WgmmaPlan>
+planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared, bool bShared,
+          ArrayRef<int64_t> aShape, ArrayRef<int64_t> bShape, int64_t m,
+          int64_t n, int64_t k, int64_t threads, GemmPolicy policy);
+
 } // namespace tile
 } // namespace mlir
 

@@ -131,12 +131,316 @@ static bool keepsRowsContiguous(const Layout &layout, int64_t width) {
   return true;
 }
 
+/// The shared-memory matrix descriptor of one wgmma operand block, as
+/// offsets in elements from the operand's element (0, 0): where the block
+/// starts, the leading and stride byte offsets (in elements) and the
+/// swizzle mode (1: 128-byte, 2: 64-byte, 3: 32-byte).
+struct WgmmaBlock {
+  int64_t start = 0, lbo = 0, sbo = 0;
+};
+
+/// The swizzle mode field of a descriptor for `layout`'s XOR swizzle, or 0
+/// when it has none of the three wgmma swizzles.
+static int64_t wgmmaSwizzleMode(const Layout &layout, int64_t elementBytes) {
+  const Swizzle &swz = layout.getSwizzle();
+  if (swz.isIdentity() || swz.shift != 3 ||
+      (int64_t(1) << swz.base) * elementBytes != 16)
+    return 0;
+  switch (swz.bits) {
+  case 3:
+    return 1;
+  case 2:
+    return 2;
+  case 1:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+/// Reads the canonical wgmma layout of the operand block of `layout` at
+/// `origin` (row, column of the stored operand) spanning `mnExtent` rows or
+/// columns of M/N and 16 of K: K-major when the operand is stored with K
+/// innermost (`kOuter` false), M/N-major otherwise. Every element is
+/// checked against what the hardware will address; std::nullopt when one
+/// differs.
+static std::optional<WgmmaBlock>
+matchWgmmaBlock(const Layout &layout, int64_t atom, bool kOuter,
+                ArrayRef<int64_t> origin, int64_t mnExtent, int64_t kExtent) {
+  const Swizzle &swz = layout.getSwizzle();
+  auto at = [&](int64_t r, int64_t c) {
+    return swz.apply(layout.apply({origin[0] + r, origin[1] + c})[0]);
+  };
+  WgmmaBlock block;
+  block.start = at(0, 0);
+  int64_t rows = kOuter ? kExtent : mnExtent;
+  int64_t cols = kOuter ? mnExtent : kExtent;
+  if (rows > 8)
+    block.sbo = at(8, 0) - block.start;
+  if (kOuter && cols > atom)
+    block.lbo = at(0, atom) - block.start;
+  if (!kOuter && (origin[1] % atom) + kExtent > atom)
+    return std::nullopt;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t canonical = block.start + (r % 8) * atom + (r / 8) * block.sbo +
+                          (c % atom) + (c / atom) * block.lbo;
+      if (!kOuter)
+        canonical = block.start + (r % 8) * atom + (r / 8) * block.sbo + c;
+      if (swz.apply(canonical) !=
+          layout.apply({origin[0] + r, origin[1] + c})[0])
+        return std::nullopt;
+    }
+  return block;
+}
+
+LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  MemRefType aType = op.getA().getType(), cType = op.getC().getType();
+  Type aElt = aType.getElementType(), cElt = cType.getElementType();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+  int64_t wgRows = m / plan.wgM, wgCols = n / plan.wgN;
+  int64_t mBlocks = wgRows / 64, nBlocks = wgCols / plan.instrN;
+  int64_t kSteps = kDim / plan.k, accRegs = plan.instrN / 2;
+  int64_t bytes = elementBytes(aElt);
+
+  auto cIt = fragments.find(op.getC());
+  if (cIt == fragments.end())
+    return op.emitOpError("expected C to be a tile.alloc fragment with a "
+                          "layout; run tile-infer-layout first");
+  const Fragment &cFrag = cIt->second.first;
+  Value cRegs = cIt->second.second;
+  // The register of each accumulator element of each instruction.
+  SmallVector<int64_t> cRegOf;
+  for (int64_t mb = 0; mb < mBlocks; ++mb)
+    for (int64_t nb = 0; nb < nBlocks; ++nb)
+      for (int64_t i = 0; i < accRegs; ++i) {
+        int64_t reg = uniformRegister(cFrag, threads, [&](int64_t t) {
+          int64_t g = t / 128, w = (t % 128) / 32, lane = t % 32;
+          int64_t row = (g % plan.wgM) * wgRows + mb * 64 + w * 16 + lane / 4 +
+                        8 * ((i / 2) % 2);
+          int64_t col = (g / plan.wgM) * wgCols + nb * plan.instrN +
+                        (lane % 4) * 2 + i % 2 + 8 * (i / 4);
+          return SmallVector<int64_t>{row, col};
+        });
+        if (reg < 0)
+          return op.emitOpError()
+                 << "expected C laid out as the wgmma_c accumulator over "
+                 << plan.wgM << "x" << plan.wgN << " warpgroups";
+        cRegOf.push_back(reg);
+      }
+
+  OpBuilder b(op);
+  // Per operand: the descriptor fields of every (block, k step), relative
+  // to the operand's (0, 0), plus the offset of warpgroup row or column
+  // block g as g times `perGroup`.
+  struct Operand {
+    Value value, root;
+    SmallVector<Value> lead;
+    Layout layout;
+    bool kOuter = false;
+    int64_t mode = 0;
+    SmallVector<WgmmaBlock> blocks;
+    int64_t perGroup = 0;
+  } ops[2];
+  ops[0].value = op.getA();
+  ops[0].kOuter = op.getTransposeA();
+  ops[1].value = op.getB();
+  ops[1].kOuter = !op.getTransposeB();
+  for (int i = 0; i < 2; ++i) {
+    Operand &o = ops[i];
+    StringRef name = i == 0 ? "A" : "B";
+    auto type = cast<MemRefType>(o.value.getType());
+    if (o.value.getDefiningOp<AllocOp>()) {
+      o.root = o.value;
+      auto it = sharedLayouts.find(o.root);
+      o.layout = it != sharedLayouts.end()
+                     ? it->second.first
+                     : Layout::rowMajor(ctx, type.getShape());
+    } else if (const Slot *slot = getSlot(o.value)) {
+      o.root = slot->root;
+      o.lead = slot->leadValues(b, loc);
+      o.layout = slot->layout;
+    } else {
+      return op.emitOpError()
+             << "expected " << name
+             << " to be a shared tile.alloc or one slot of a multi-buffered "
+                "one";
+    }
+    o.mode = wgmmaSwizzleMode(o.layout, bytes);
+    int64_t atom = o.mode ? (int64_t(128) >> (o.mode - 1)) / bytes : 0;
+    int64_t groups = i == 0 ? plan.wgM : plan.wgN;
+    int64_t perGroupMN = i == 0 ? wgRows : wgCols;
+    int64_t blocks = i == 0 ? mBlocks : nBlocks;
+    int64_t mnExtent = i == 0 ? 64 : plan.instrN;
+    auto originOf = [&](int64_t mn, int64_t k) {
+      return o.kOuter ? SmallVector<int64_t>{k, mn}
+                      : SmallVector<int64_t>{mn, k};
+    };
+    bool ok = o.mode != 0;
+    for (int64_t g = 0; ok && g < groups; ++g)
+      for (int64_t bl = 0; ok && bl < blocks; ++bl)
+        for (int64_t ks = 0; ok && ks < kSteps; ++ks) {
+          std::optional<WgmmaBlock> block = matchWgmmaBlock(
+              o.layout, atom, o.kOuter,
+              originOf(g * perGroupMN + bl * mnExtent, ks * plan.k), mnExtent,
+              plan.k);
+          if (!block) {
+            ok = false;
+            break;
+          }
+          if (g == 0) {
+            o.blocks.push_back(*block);
+            continue;
+          }
+          // Warpgroups differ by a constant offset per group.
+          const WgmmaBlock &first = o.blocks[bl * kSteps + ks];
+          if (g == 1 && bl == 0 && ks == 0)
+            o.perGroup = block->start - first.start;
+          ok = block->start == first.start + g * o.perGroup &&
+               block->lbo == first.lbo && block->sbo == first.sbo;
+        }
+    // Offsets go to the descriptor in 16-byte units.
+    for (const WgmmaBlock &bl : o.blocks)
+      ok = ok && (bl.start * bytes) % 16 == 0 && (bl.lbo * bytes) % 16 == 0 &&
+           (bl.sbo * bytes) % 16 == 0;
+    ok = ok && (o.perGroup * bytes) % 16 == 0;
+    if (!ok)
+      return op.emitOpError()
+             << "expected " << name << " in a 32-, 64- or 128-byte swizzled "
+             << "shared layout that wgmma descriptors can address, got "
+             << LayoutAttr::get(ctx, o.layout);
+  }
+
+  // Runtime descriptors: the operand's (0, 0) address in 16-byte units and
+  // the constant fields, then per block an added start offset.
+  Type i64 = b.getI64Type();
+  auto i64cst = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value wg = arith::DivUIOp::create(b, loc, tid, cst(b, loc, 128));
+  Value groupIndex[2] = {
+      arith::RemUIOp::create(b, loc, wg, cst(b, loc, plan.wgM)),
+      arith::DivUIOp::create(b, loc, wg, cst(b, loc, plan.wgM))};
+  Value base[2];
+  for (int i = 0; i < 2; ++i) {
+    Operand &o = ops[i];
+    SmallVector<Value> origin(o.lead);
+    origin.append({cst(b, loc, 0), cst(b, loc, 0)});
+    auto [mem, idx] = address(b, loc, o.root, origin);
+    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+    Value elems = idx.empty() ? cst(b, loc, 0) : idx[0];
+    if (o.perGroup)
+      elems =
+          arith::AddIOp::create(b, loc, elems,
+                                arith::MulIOp::create(b, loc, groupIndex[i],
+                                                      cst(b, loc, o.perGroup)));
+    Value addr = arith::AddIOp::create(
+        b, loc, ptr, arith::MulIOp::create(b, loc, elems, cst(b, loc, bytes)));
+    Value units = arith::ShRUIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, i64, addr), i64cst(4));
+    const WgmmaBlock &first = o.blocks.front();
+    int64_t fields = (((first.lbo * bytes) >> 4) & 0x3fff) << 16 |
+                     (((first.sbo * bytes) >> 4) & 0x3fff) << 32 | o.mode << 62;
+    base[i] = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, units, i64cst(0x3fff)),
+        i64cst(fields));
+  }
+  auto descriptor = [&](int i, int64_t block, int64_t ks) -> Value {
+    const WgmmaBlock &bl = ops[i].blocks[block * kSteps + ks];
+    int64_t units = (bl.start * bytes) >> 4;
+    return units ? arith::AddIOp::create(b, loc, base[i], i64cst(units))
+                       .getResult()
+                 : base[i];
+  };
+
+  // Accumulators, one struct per instruction block.
+  auto accType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, cElt));
+  SmallVector<Value> acc;
+  for (int64_t blk = 0; blk < mBlocks * nBlocks; ++blk) {
+    Value s = LLVM::PoisonOp::create(b, loc, accType);
+    for (int64_t i = 0; i < accRegs; ++i) {
+      Value e = op.getClearAccum()
+                    ? zeroOf(b, loc, cElt)
+                    : memref::LoadOp::create(
+                          b, loc, cRegs,
+                          ValueRange{cst(b, loc, cRegOf[blk * accRegs + i])})
+                          .getResult();
+      s = LLVM::InsertValueOp::create(b, loc, s, e, i);
+    }
+    acc.push_back(s);
+  }
+  auto wgmmaType =
+      aElt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t ks = 0; ks < kSteps; ++ks)
+    for (int64_t mb = 0; mb < mBlocks; ++mb)
+      for (int64_t nb = 0; nb < nBlocks; ++nb) {
+        Value &c = acc[mb * nBlocks + nb];
+        c = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, c, descriptor(0, mb, ks), descriptor(1, nb, ks),
+            NVVM::MMAShapeAttr::get(ctx, 64, plan.instrN, plan.k),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType),
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::MMALayoutAttr::get(ctx, ops[0].kOuter ? NVVM::MMALayout::col
+                                                        : NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(ctx, ops[1].kOuter ? NVVM::MMALayout::row
+                                                        : NVVM::MMALayout::col),
+            NVVM::MMAIntOverflowAttr());
+      }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  // The wait returns the accumulators it waited for, so that no read of
+  // them can be scheduled before it.
+  SmallVector<Value> values;
+  for (Value s : acc)
+    for (int64_t i = 0; i < accRegs; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, s, i));
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  auto allType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(values.size(), cElt));
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, allType, values, "wgmma.wait_group.sync.aligned 0;", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  for (size_t i = 0; i < values.size(); ++i) {
+    Value e = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
+    memref::StoreOp::create(b, loc, e, cRegs,
+                            ValueRange{cst(b, loc, cRegOf[i])});
+  }
+  op.erase();
+  return success();
+}
+
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   MemRefType aType = op.getA().getType(), bType = op.getB().getType(),
              cType = op.getC().getType();
   Type aElt = aType.getElementType(), cElt = cType.getElementType();
+  {
+    auto space = [](Value v) {
+      return getMemorySpace(cast<MemRefType>(v.getType()));
+    };
+    int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+    if (std::optional<WgmmaPlan> plan =
+            planWgmma(chip, aElt, bType.getElementType(), cElt,
+                      space(op.getA()) == MemorySpace::Shared,
+                      space(op.getB()) == MemorySpace::Shared, aType.getShape(),
+                      bType.getShape(), cType.getDimSize(0),
+                      cType.getDimSize(1), kDim, threads, op.getPolicy()))
+      return lowerWgmma(op, *plan);
+  }
   std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
   if (!mma)
     return op.emitOpError()

@@ -1855,9 +1855,11 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::tile::lowerTileOps(KernelOp kernel) {
+LogicalResult mlir::tile::lowerTileOps(KernelOp kernel,
+                                       const LoweringOptions &options) {
   KernelLowering kl;
   kl.kernel = kernel;
+  kl.chip = options.chip;
   if (failed(kl.init()))
     return failure();
   SmallVector<Operation *> ops;
@@ -1907,11 +1909,12 @@ void mlir::tile::loadLoweringDialects(MLIRContext *context) {
                     vector::VectorDialect, LLVM::LLVMDialect>();
 }
 
-LogicalResult mlir::tile::lowerKernel(KernelOp kernel) {
-  if (failed(pipelineLoops(kernel)))
+LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
+                                      const LoweringOptions &options) {
+  if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);
-  return lowerTileOps(kernel);
+  return lowerTileOps(kernel, options);
 }
 
 namespace {
@@ -1921,9 +1924,11 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
+    LoweringOptions options;
+    options.chip = chip;
     bool ok = true;
     for (KernelOp kernel : kernels)
-      ok &= succeeded(lowerKernel(kernel));
+      ok &= succeeded(lowerKernel(kernel, options));
     if (!ok)
       signalPassFailure();
   }

@@ -10,6 +10,7 @@
 #ifndef TILE_PASSES_LOWERTILEINTERNAL_H
 #define TILE_PASSES_LOWERTILEINTERNAL_H
 
+#include "LayoutInferenceUtils.h"
 #include "tile/Dialect/Tile/Layout.h"
 #include "tile/Dialect/Tile/TileOps.h"
 
@@ -71,6 +72,8 @@ struct LoopMap {
 
 struct KernelLowering {
   KernelOp kernel;
+  /// The target chip: sm_90a enables wgmma.
+  std::string chip = "sm_80";
   int64_t threads;
   Value tid;
   /// Fragment buffer -> (its fragment, its register array).
@@ -86,8 +89,11 @@ struct KernelLowering {
   LogicalResult lowerCumsum(CumsumOp op);
   LogicalResult lowerFragmentCumsum(CumsumOp op);
   LogicalResult lowerAtomic(AtomicOp op);
-  /// Tensorizes `op` into ldmatrix and mma.sync (LowerGemm.cpp).
+  /// Tensorizes `op` (LowerGemm.cpp): wgmma where planWgmma() takes it,
+  /// otherwise ldmatrix and mma.sync.
   LogicalResult lowerGemm(GemmOp op);
+  /// `op` as wgmma.mma_async on shared-memory descriptors.
+  LogicalResult lowerWgmma(GemmOp op, const WgmmaPlan &plan);
 
   /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
   /// its fragment operand, or, with `perThread`, the whole tile on every

@@ -136,7 +136,8 @@ static std::string dependsOnBody(PipelinedOp loop, Operation *op) {
   return "";
 }
 
-LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
+LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
+                                       const LoweringOptions &options) {
   SmallVector<Operation *> scheduled = loop.getScheduledOps();
   SmallVector<bool> isProd;
   SmallVector<CopyOp> producers;
@@ -242,6 +243,20 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
   auto wait = [&](int64_t pending) {
     NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
   };
+  // Makes the landed copies visible to the block. On sm_90a the readers
+  // may be wgmma, which reads shared memory through the async proxy: each
+  // thread orders its own copies for it before the barrier.
+  bool asyncReaders =
+      options.chip == "sm_90a" &&
+      llvm::any_of(body, [](Operation &op) { return isa<GemmOp>(op); });
+  auto publish = [&] {
+    if (asyncReaders)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b, loc);
+  };
   // Clones `ops` for iteration `iter` (an index from 0) using slot `slot`
   // of the multi-buffered allocations, with the body's pure operations
   // first.
@@ -305,7 +320,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
     Value i = forOp.getInductionVar();
     if (distance > 0) {
       wait(distance - 1);
-      gpu::BarrierOp::create(b, loc);
+      publish();
     }
     Value ahead =
         distance > 0 ? arith::AddIOp::create(b, loc, i, c(distance)).getResult()
@@ -333,7 +348,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
         commit();
         if (distance == 0) {
           wait(0);
-          gpu::BarrierOp::create(b, loc);
+          publish();
         }
       }
       run.clear();
@@ -357,11 +372,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop) {
   return success();
 }
 
-LogicalResult mlir::tile::pipelineLoops(KernelOp kernel) {
+LogicalResult mlir::tile::pipelineLoops(KernelOp kernel,
+                                        const LoweringOptions &options) {
   SmallVector<PipelinedOp> loops;
   kernel.walk([&](PipelinedOp loop) { loops.push_back(loop); });
   for (PipelinedOp loop : loops)
-    if (failed(pipelineLoop(loop)))
+    if (failed(pipelineLoop(loop, options)))
       return failure();
   return success();
 }

@@ -32,7 +32,9 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
     check.chip = options.chip;
     pm.addPass(createTileCheckResources(check));
   }
-  pm.addPass(createTileLower());
+  TileLowerOptions lower;
+  lower.chip = options.chip;
+  pm.addPass(createTileLower(lower));
   pm.addPass(createConvertTileToGPU());
 }
 

@@ -13,8 +13,16 @@
 #include "mlir/Support/LLVM.h"
 #include "tile/Dialect/Tile/TileOps.h"
 
+#include <string>
+
 namespace mlir {
 namespace tile {
+
+/// What tile-lower targets.
+struct LoweringOptions {
+  /// The chip: on sm_90a, gemms with shared operands become wgmma.
+  std::string chip = "sm_80";
+};
 
 /// Inserts `gpu.barrier` in `kernel` wherever shared memory written by the
 /// threads is later read or overwritten by other threads (tile operators
@@ -27,18 +35,21 @@ inline constexpr llvm::StringLiteral kAsyncCopyAttr = "tile.async";
 /// copies run stages - 1 iterations ahead into multi-buffered shared
 /// memory as cp.async groups; without such copies it becomes an scf.for.
 /// Fails, with a diagnostic, on a `stage` clause it cannot follow.
-LogicalResult pipelineLoop(PipelinedOp loop);
+LogicalResult pipelineLoop(PipelinedOp loop,
+                           const LoweringOptions &options = {});
 /// pipelineLoop() on every tile.pipelined of `kernel`, inner loops first.
-LogicalResult pipelineLoops(KernelOp kernel);
+LogicalResult pipelineLoops(KernelOp kernel,
+                            const LoweringOptions &options = {});
 
 /// Lowers the copy, fill, clear, parallel, reduce, cumsum and atomic
 /// operators of `kernel` to per-thread code and replaces its fragment
 /// buffers by per-thread register arrays. Emits a diagnostic and fails on
 /// a missing layout or a layout the lowering does not support.
-LogicalResult lowerTileOps(KernelOp kernel);
+LogicalResult lowerTileOps(KernelOp kernel,
+                           const LoweringOptions &options = {});
 /// All of tile-lower on one kernel: pipelineLoops(), insertSharedBarriers(),
 /// then lowerTileOps().
-LogicalResult lowerKernel(KernelOp kernel);
+LogicalResult lowerKernel(KernelOp kernel, const LoweringOptions &options = {});
 /// Loads the dialects whose operations the functions above create (the
 /// tile-lower pass declares them; a direct caller must load them first).
 void loadLoweringDialects(MLIRContext *context);

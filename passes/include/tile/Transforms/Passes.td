@@ -170,6 +170,11 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     needs is reported: "expected a 'tile.loop' layout; run
     tile-infer-layout first".
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "target chip: on sm_90a, gemms whose operands are in shared "
+           "memory become wgmma.mma_async">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
