@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -114,8 +115,13 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value, 3> grid(kernel.getGrid());
   grid.resize(3, one);
-  Value threads =
-      arith::ConstantIndexOp::create(rewriter, loc, kernel.getThreads());
+  // A warp-specialized kernel launches its producer warpgroup after its own
+  // threads.
+  int64_t producers = 0;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr))
+    producers = attr.getInt();
+  Value threads = arith::ConstantIndexOp::create(
+      rewriter, loc, kernel.getThreads() + producers);
   Value sharedBytes;
   if (plan.totalBytes > 0)
     sharedBytes = arith::ConstantIntOp::create(

@@ -123,6 +123,9 @@ static AccessSet getOwnAccesses(Operation *op) {
   } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
     if (Value root = getSharedRoot(rmw.getMemref()))
       set.atomics.insert(root);
+  } else if (isa<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+    // Taking the address is no access; what goes through it (mbarriers,
+    // TMA) is ordered by the mbarriers themselves.
   } else if (op->getNumRegions() == 0 && !isa<ViewLikeOpInterface>(op)) {
     // Anything else that takes a shared buffer may read and write it.
     for (Value operand : op->getOperands()) {

@@ -194,7 +194,8 @@ matchWgmmaBlock(const Layout &layout, int64_t atom, bool kOuter,
   return block;
 }
 
-LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
+std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
+                                                        const WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   MemRefType aType = op.getA().getType(), cType = op.getC().getType();
@@ -206,10 +207,11 @@ LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   int64_t kSteps = kDim / plan.k, accRegs = plan.instrN / 2;
   int64_t bytes = elementBytes(aElt);
 
+  // Everything is checked before any IR is built: a C fragment or an
+  // operand layout that wgmma cannot take leaves the gemm to mma.sync.
   auto cIt = fragments.find(op.getC());
   if (cIt == fragments.end())
-    return op.emitOpError("expected C to be a tile.alloc fragment with a "
-                          "layout; run tile-infer-layout first");
+    return std::nullopt;
   const Fragment &cFrag = cIt->second.first;
   Value cRegs = cIt->second.second;
   // The register of each accumulator element of each instruction.
@@ -226,9 +228,7 @@ LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
           return SmallVector<int64_t>{row, col};
         });
         if (reg < 0)
-          return op.emitOpError()
-                 << "expected C laid out as the wgmma_c accumulator over "
-                 << plan.wgM << "x" << plan.wgN << " warpgroups";
+          return std::nullopt;
         cRegOf.push_back(reg);
       }
 
@@ -251,23 +251,19 @@ LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   ops[1].kOuter = !op.getTransposeB();
   for (int i = 0; i < 2; ++i) {
     Operand &o = ops[i];
-    StringRef name = i == 0 ? "A" : "B";
     auto type = cast<MemRefType>(o.value.getType());
+    const Slot *slot = nullptr;
     if (o.value.getDefiningOp<AllocOp>()) {
       o.root = o.value;
       auto it = sharedLayouts.find(o.root);
       o.layout = it != sharedLayouts.end()
                      ? it->second.first
                      : Layout::rowMajor(ctx, type.getShape());
-    } else if (const Slot *slot = getSlot(o.value)) {
+    } else if ((slot = getSlot(o.value))) {
       o.root = slot->root;
-      o.lead = slot->leadValues(b, loc);
       o.layout = slot->layout;
     } else {
-      return op.emitOpError()
-             << "expected " << name
-             << " to be a shared tile.alloc or one slot of a multi-buffered "
-                "one";
+      return std::nullopt;
     }
     o.mode = wgmmaSwizzleMode(o.layout, bytes);
     int64_t atom = o.mode ? (int64_t(128) >> (o.mode - 1)) / bytes : 0;
@@ -308,10 +304,9 @@ LogicalResult KernelLowering::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
            (bl.sbo * bytes) % 16 == 0;
     ok = ok && (o.perGroup * bytes) % 16 == 0;
     if (!ok)
-      return op.emitOpError()
-             << "expected " << name << " in a 32-, 64- or 128-byte swizzled "
-             << "shared layout that wgmma descriptors can address, got "
-             << LayoutAttr::get(ctx, o.layout);
+      return std::nullopt;
+    if (slot)
+      o.lead = slot->leadValues(b, loc);
   }
 
   // Runtime descriptors: the operand's (0, 0) address in 16-byte units and
@@ -439,7 +434,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                       space(op.getB()) == MemorySpace::Shared, aType.getShape(),
                       bType.getShape(), cType.getDimSize(0),
                       cType.getDimSize(1), kDim, threads, op.getPolicy()))
-      return lowerWgmma(op, *plan);
+      if (std::optional<LogicalResult> done = lowerWgmma(op, *plan))
+        return *done;
   }
   std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
   if (!mma)

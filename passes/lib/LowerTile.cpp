@@ -1914,7 +1914,27 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
   if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);
-  return lowerTileOps(kernel, options);
+  if (failed(lowerTileOps(kernel, options)))
+    return failure();
+  // Block-wide barriers among the consumers of a warp-specialized kernel
+  // must not wait for the producer warpgroup: a named barrier over the
+  // consumer threads only.
+  kernel.walk([&](scf::IfOp consumers) {
+    if (!consumers->hasAttr(kConsumerAttr))
+      return;
+    consumers.getThenRegion().walk([&](gpu::BarrierOp barrier) {
+      OpBuilder b(barrier);
+      Location loc = barrier.getLoc();
+      NVVM::BarrierOp::create(
+          b, loc, Type(),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                       kernel.getThreads()),
+          NVVM::BarrierReductionAttr(), Value());
+      barrier.erase();
+    });
+  });
+  return success();
 }
 
 namespace {
@@ -1926,6 +1946,7 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
     getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
     LoweringOptions options;
     options.chip = chip;
+    options.warpSpecialize = warpSpecialize;
     bool ok = true;
     for (KernelOp kernel : kernels)
       ok &= succeeded(lowerKernel(kernel, options));

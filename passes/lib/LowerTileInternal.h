@@ -92,8 +92,10 @@ struct KernelLowering {
   /// Tensorizes `op` (LowerGemm.cpp): wgmma where planWgmma() takes it,
   /// otherwise ldmatrix and mma.sync.
   LogicalResult lowerGemm(GemmOp op);
-  /// `op` as wgmma.mma_async on shared-memory descriptors.
-  LogicalResult lowerWgmma(GemmOp op, const WgmmaPlan &plan);
+  /// `op` as wgmma.mma_async on shared-memory descriptors; std::nullopt,
+  /// with nothing built, when its C fragment or operand layouts do not
+  /// fit wgmma.
+  std::optional<LogicalResult> lowerWgmma(GemmOp op, const WgmmaPlan &plan);
 
   /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
   /// its fragment operand, or, with `perThread`, the whole tile on every

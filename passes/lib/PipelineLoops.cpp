@@ -27,8 +27,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
@@ -136,6 +138,322 @@ static std::string dependsOnBody(PipelinedOp loop, Operation *op) {
   return "";
 }
 
+/// A producer copy issued as TMA loads: a rows x cols tile read as
+/// `blocks` boxes of rows x `boxCols` (one per swizzle atom of columns).
+struct TmaLoad {
+  mutable CopyOp copy;
+  int64_t rows = 0, cols = 0, boxCols = 0, blocks = 1, elementBytes = 0;
+  nvgpu::TensorMapSwizzleKind swizzle =
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  Layout layout;
+};
+
+/// The TMA form of `copy` when its source is a plain 2-d global memref
+/// defined outside the kernel and its shared tile is laid out the way TMA
+/// writes it: row-major, or one of the 32/64/128-byte swizzles in column
+/// blocks of one swizzle row each.
+static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, CopyOp copy) {
+  if (copy.getDisableTma())
+    return std::nullopt;
+  auto srcType = dyn_cast<MemRefType>(copy.getSrc().getType());
+  auto alloc = copy.getDst().getDefiningOp<AllocOp>();
+  if (!srcType || !alloc || srcType.getRank() != 2 ||
+      !srcType.getLayout().isIdentity() ||
+      kernel.getBody().isAncestor(copy.getSrc().getParentRegion()) ||
+      alloc->getParentOp() != kernel)
+    return std::nullopt;
+  MemRefType dstType = alloc.getType();
+  Type element = dstType.getElementType();
+  if (element != srcType.getElementType() || !element.isIntOrFloat())
+    return std::nullopt;
+  int64_t bits = element.getIntOrFloatBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32)
+    return std::nullopt;
+  MLIRContext *ctx = kernel.getContext();
+  TmaLoad load;
+  load.copy = copy;
+  load.rows = dstType.getDimSize(0);
+  load.cols = dstType.getDimSize(1);
+  load.elementBytes = bits / 8;
+  auto attr = dyn_cast_or_null<LayoutAttr>(alloc.getLayoutAttr());
+  std::optional<Layout> layout =
+      attr ? attr.getLayoutFor(dstType.getShape())
+           : Layout::rowMajor(ctx, dstType.getShape());
+  if (!layout || load.rows > 256)
+    return std::nullopt;
+  load.layout = *layout;
+  if (layout->isEquivalentTo(Layout::rowMajor(ctx, dstType.getShape()))) {
+    if (load.cols > 256 || (load.cols * load.elementBytes) % 16)
+      return std::nullopt;
+    load.boxCols = load.cols;
+    return load;
+  }
+  for (auto [bytes, kind] :
+       {std::pair{128, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B},
+        std::pair{64, nvgpu::TensorMapSwizzleKind::SWIZZLE_64B},
+        std::pair{32, nvgpu::TensorMapSwizzleKind::SWIZZLE_32B}}) {
+    std::optional<Layout> swizzled =
+        Layout::swizzled(ctx, dstType.getShape(), bytes, bits);
+    if (!swizzled || !layout->isEquivalentTo(*swizzled))
+      continue;
+    load.swizzle = kind;
+    load.boxCols = bytes / load.elementBytes;
+    load.blocks = load.cols / load.boxCols;
+    return load;
+  }
+  return std::nullopt;
+}
+
+/// Clones into `b` the pure operations of `kernel` that `value` depends on
+/// (block arguments of the kernel and values from outside it are used as
+/// they are), through `map`. Null when `value` depends on anything else.
+static Value clonePure(OpBuilder &b, KernelOp kernel, Value value,
+                       IRMapping &map) {
+  if (Value mapped = map.lookupOrNull(value))
+    return mapped;
+  if (!kernel.getBody().isAncestor(value.getParentRegion()))
+    return value;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == &kernel.getBody().front() ? value : Value();
+  Operation *def = value.getDefiningOp();
+  if (!isPure(def) || def->getNumRegions())
+    return Value();
+  for (Value operand : def->getOperands())
+    if (!clonePure(b, kernel, operand, map))
+      return Value();
+  b.clone(*def, map);
+  return map.lookup(value);
+}
+
+/// Whether the TMA producer of a warp-specialized `loop` can compute what
+/// it needs (bounds and copy indices) on its own.
+static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
+                                    ArrayRef<TmaLoad> loads) {
+  OpBuilder scratch(kernel.getContext());
+  Block *block = new Block();
+  scratch.setInsertionPointToStart(block);
+  IRMapping map;
+  map.map(loop.getInductionVar(), loop.getLowerBound());
+  bool ok = true;
+  for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    ok = ok && clonePure(scratch, kernel, v, map);
+  for (const TmaLoad &load : loads)
+    for (Value v : load.copy.getSrcIndices())
+      ok = ok && clonePure(scratch, kernel, v, map);
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+    op.erase();
+  delete block;
+  return ok;
+}
+
+/// A pointer into shared memory: `alloc`'s base plus `byteOffset`.
+static Value sharedPointer(OpBuilder &b, Location loc, Value alloc,
+                           Value byteOffset) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, alloc);
+  Value addr = arith::AddIOp::create(b, loc, base, byteOffset);
+  Value word = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), addr);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), word);
+}
+
+/// Rewrites `kernel` around its pipelined `loop` into a producer
+/// warpgroup, added after the kernel's threads, that issues the TMA
+/// `loads` of every iteration into `slots` slots (the multi-buffered
+/// allocations `slotted`), and the kernel's own threads (the consumers),
+/// which run everything else, with the loop's `consumers` on each slot once
+/// its loads have landed. Slot s has a "full" mbarrier (one arrival plus
+/// the loads' bytes) and an "empty" one (every consumer thread arrives when
+/// done with it); phases alternate every `slots` iterations. `trips` is
+/// the loop's trip count and `emit` clones operations for an iteration and
+/// slot, both in the consumer code.
+static void warpSpecialize(
+    KernelOp kernel, PipelinedOp loop, ArrayRef<TmaLoad> loads,
+    ArrayRef<Operation *> consumers, int64_t slots,
+    const DenseMap<Value, Value> &slotted, Value trips,
+    function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = loop.getLoc();
+  int64_t consumerThreads = kernel.getThreads();
+  auto shared = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto i32 = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+
+  // Host side: one tensor map per load, for the runtime to encode.
+  SmallVector<Value> maps;
+  {
+    OpBuilder hb(kernel);
+    for (const TmaLoad &load : loads) {
+      auto srcType = cast<MemRefType>(load.copy.getSrc().getType());
+      Value unranked = memref::CastOp::create(
+          hb, loc, UnrankedMemRefType::get(srcType.getElementType(), 0),
+          load.copy.getSrc());
+      auto box = MemRefType::get({load.rows, load.boxCols},
+                                 srcType.getElementType(), AffineMap(), shared);
+      auto type = nvgpu::TensorMapDescriptorType::get(
+          ctx, box, load.swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      maps.push_back(nvgpu::TmaCreateDescriptorOp::create(
+          hb, loc, type, unranked,
+          ValueRange{idx(hb, load.rows), idx(hb, load.boxCols)}));
+    }
+  }
+
+  // Shared allocations go first, where both roles see them, then the
+  // mbarriers: full[s] at s, empty[s] at slots + s.
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> allocs;
+  for (Operation &op : body)
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      if (getMemorySpace(alloc.getType()) == MemorySpace::Shared)
+        allocs.push_back(&op);
+  for (Operation *op : llvm::reverse(allocs))
+    op->moveBefore(&body, body.begin());
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(allocs.back());
+  auto barType =
+      MemRefType::get({2 * slots}, b.getI64Type(), AffineMap(), shared);
+  Value bars = AllocOp::create(b, loc, barType, Attribute());
+  auto barrier = [&](OpBuilder &ob, Value index) {
+    return sharedPointer(ob, loc, bars,
+                         arith::MulIOp::create(ob, loc, index, idx(ob, 8)));
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  {
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(b, 0));
+    auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    OpBuilder ib(init.thenBlock()->getTerminator());
+    for (int64_t s = 0; s < slots; ++s) {
+      NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, s)), i32(ib, 1),
+                                   Value());
+      NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, slots + s)),
+                                   i32(ib, consumerThreads), Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(ib, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           tid, idx(b, consumerThreads));
+  auto split = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
+  split->setAttr(kConsumerAttr, b.getUnitAttr());
+  kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
+  Block *consumerBlock = split.thenBlock();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(split->getIterator()), body.end())))
+    op.moveBefore(consumerBlock->getTerminator());
+
+  // Registers move from the producer to the consumers: 40 per producer
+  // thread, the rest (at most 240) shared by the consumers.
+  int64_t consumerRegs =
+      std::min<int64_t>(240, ((65536 - 40 * 128) / consumerThreads) / 8 * 8);
+  {
+    OpBuilder cb(consumerBlock, consumerBlock->begin());
+    NVVM::SetMaxRegisterOp::create(cb, loc, consumerRegs,
+                                   NVVM::SetMaxRegisterAction::increase);
+  }
+  Value ticks;
+  auto slotAndPhase = [&](OpBuilder &ob, Value i, bool flip) {
+    Value slot = arith::RemUIOp::create(ob, loc, i, idx(ob, slots));
+    Value round = arith::DivUIOp::create(ob, loc, i, idx(ob, slots));
+    Value parity = arith::RemUIOp::create(ob, loc, round, idx(ob, 2));
+    Value phase =
+        arith::IndexCastUIOp::create(ob, loc, ob.getI32Type(), parity);
+    if (flip)
+      phase = arith::XOrIOp::create(ob, loc, phase, i32(ob, 1));
+    return std::make_pair(slot, phase);
+  };
+  // The suspend-time hint of the waits, in nanoseconds.
+  constexpr int64_t kWaitHint = 10000000;
+
+  // Consumers: wait for the slot, run the body on it, release it.
+  {
+    OpBuilder cb(loop);
+    auto forOp = scf::ForOp::create(cb, loc, idx(cb, 0), trips, idx(cb, 1));
+    cb.setInsertionPoint(forOp.getBody()->getTerminator());
+    Value i = forOp.getInductionVar();
+    auto [slot, phase] = slotAndPhase(cb, i, /*flip=*/false);
+    NVVM::MBarrierTryWaitParityOp::create(cb, loc, barrier(cb, slot), phase,
+                                          i32(cb, kWaitHint));
+    emit(cb, consumers, i, slot);
+    Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
+    NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
+                                   Value());
+  }
+
+  // Producer: one thread of the added warpgroup issues every load.
+  OpBuilder pb(split.elseBlock()->getTerminator());
+  NVVM::SetMaxRegisterOp::create(pb, loc, 40,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  Value issuer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tid,
+                                       idx(pb, consumerThreads));
+  auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);
+  pb.setInsertionPoint(issue.thenBlock()->getTerminator());
+  IRMapping outer;
+  Value lb = clonePure(pb, kernel, loop.getLowerBound(), outer);
+  Value ub = clonePure(pb, kernel, loop.getUpperBound(), outer);
+  Value step = clonePure(pb, kernel, loop.getStep(), outer);
+  Value span = arith::SubIOp::create(pb, loc, ub, lb);
+  Value count = arith::SelectOp::create(
+      pb, loc,
+      arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::sgt, span,
+                            idx(pb, 0)),
+      arith::CeilDivSIOp::create(pb, loc, span, step), idx(pb, 0));
+  auto forOp = scf::ForOp::create(pb, loc, idx(pb, 0), count, idx(pb, 1));
+  pb.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value i = forOp.getInductionVar();
+  auto [slot, phase] = slotAndPhase(pb, i, /*flip=*/true);
+  NVVM::MBarrierTryWaitParityOp::create(
+      pb, loc,
+      barrier(pb, arith::AddIOp::create(pb, loc, slot, idx(pb, slots))), phase,
+      i32(pb, kWaitHint));
+  int64_t bytes = 0;
+  for (const TmaLoad &load : loads)
+    bytes += load.rows * load.cols * load.elementBytes;
+  Value full = barrier(pb, slot);
+  NVVM::MBarrierArriveExpectTxOp::create(pb, loc, Type(), full, i32(pb, bytes),
+                                         NVVM::MemScopeKind::CTA,
+                                         /*relaxed=*/false, Value());
+  IRMapping map = outer;
+  map.map(loop.getInductionVar(),
+          arith::AddIOp::create(pb, loc, lb,
+                                arith::MulIOp::create(pb, loc, i, step)));
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  for (auto [load, tensorMap] : llvm::zip(loads, maps)) {
+    Value row0 = clonePure(pb, kernel, load.copy.getSrcIndices()[0], map);
+    Value col0 = clonePure(pb, kernel, load.copy.getSrcIndices()[1], map);
+    Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
+                                                    ValueRange{tensorMap})
+                     .getResult(0);
+    Value big = slotted.lookup(load.copy.getDst());
+    Value slotBase =
+        arith::MulIOp::create(pb, loc, slot, idx(pb, load.rows * load.cols));
+    for (int64_t blk = 0; blk < load.blocks; ++blk) {
+      int64_t offset = load.layout.apply({0, blk * load.boxCols})[0];
+      Value elems = arith::AddIOp::create(pb, loc, slotBase, idx(pb, offset));
+      Value dst = sharedPointer(
+          pb, loc, big,
+          arith::MulIOp::create(pb, loc, elems, idx(pb, load.elementBytes)));
+      Value col =
+          arith::AddIOp::create(pb, loc, col0, idx(pb, blk * load.boxCols));
+      SmallVector<Value> coords = {
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
+      // The block's own shared memory, addressed in the cluster window.
+      dst = LLVM::AddrSpaceCastOp::create(
+          pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          pb, loc, dst, desc, coords, full, ValueRange(), Value(), Value(),
+          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          NVVM::CTAGroupKindAttr(), Value());
+    }
+  }
+}
+
 LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
                                        const LoweringOptions &options) {
   SmallVector<Operation *> scheduled = loop.getScheduledOps();
@@ -195,6 +513,23 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     std::stable_partition(issue.begin(), issue.end(), [&](Operation *op) {
       return llvm::is_contained(producers, op);
     });
+
+  // On sm_90a, TMA loads issued by a producer warpgroup (warp
+  // specialization), when every producer can be one and the producer can
+  // compute its indices alone.
+  auto kernel = loop->getParentOfType<KernelOp>();
+  SmallVector<TmaLoad> tmaLoads;
+  bool specialize = options.chip == "sm_90a" && options.warpSpecialize &&
+                    distance > 0 && loop->getParentOp() == kernel &&
+                    kernel.getThreads() % 128 == 0;
+  for (CopyOp copy : producers) {
+    std::optional<TmaLoad> load =
+        specialize ? planTmaLoad(kernel, copy) : std::nullopt;
+    specialize = specialize && load;
+    if (load)
+      tmaLoads.push_back(*load);
+  }
+  specialize = specialize && producerIsSelfContained(kernel, loop, tmaLoads);
 
   // Multi-buffered allocations.
   Location loc = loop.getLoc();
@@ -301,6 +636,25 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     emit(ops, iter, slotOf(iter));
   };
+
+  if (specialize) {
+    SmallVector<Operation *> consumers;
+    for (Operation *op : issue)
+      if (!llvm::is_contained(producers, op))
+        consumers.push_back(op);
+    auto emitAt = [&](OpBuilder &at, ArrayRef<Operation *> ops, Value iter,
+                      Value slot) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
+      emit(ops, iter, slot);
+    };
+    warpSpecialize(kernel, loop, tmaLoads, consumers, slots, slotted, trips,
+                   emitAt);
+    loop.erase();
+    for (auto [old, big] : slotted)
+      old.getDefiningOp()->erase();
+    return success();
+  }
 
   // The prologue as a loop (one copy of the producers, not `distance`),
   // committing a group on every iteration so that the main loop's wait

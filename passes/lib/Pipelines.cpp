@@ -34,6 +34,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   }
   TileLowerOptions lower;
   lower.chip = options.chip;
+  lower.warpSpecialize = options.warpSpecialize;
   pm.addPass(createTileLower(lower));
   pm.addPass(createConvertTileToGPU());
 }

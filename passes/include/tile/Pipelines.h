@@ -50,6 +50,11 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("reject kernels that exceed the chip's shared memory or "
                      "register budget"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("on sm_90a, load the tiles of pipelined loops with TMA "
+                     "from a producer warpgroup (false: cp.async pipeline)"),
+      llvm::cl::init(true)};
 };
 
 /// The CUDA toolkit directory to use: `requested` when not empty, else

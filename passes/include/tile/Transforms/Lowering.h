@@ -22,7 +22,18 @@ namespace tile {
 struct LoweringOptions {
   /// The chip: on sm_90a, gemms with shared operands become wgmma.
   std::string chip = "sm_80";
+  /// On sm_90a, pipelined loops whose copies TMA can do get a producer
+  /// warpgroup issuing them (see pipelineLoop()).
+  bool warpSpecialize = true;
 };
+
+/// The producer warpgroup of a warp-specialized kernel: threads added after
+/// the kernel's own (an integer attribute on tile.kernel).
+inline constexpr llvm::StringLiteral kProducerThreadsAttr =
+    "tile.producer_threads";
+/// Marks the scf.if that runs the consumer threads of a warp-specialized
+/// kernel; its barriers must leave the producer out.
+inline constexpr llvm::StringLiteral kConsumerAttr = "tile.consumers";
 
 /// Inserts `gpu.barrier` in `kernel` wherever shared memory written by the
 /// threads is later read or overwritten by other threads (tile operators

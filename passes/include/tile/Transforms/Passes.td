@@ -173,7 +173,10 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "target chip: on sm_90a, gemms whose operands are in shared "
-           "memory become wgmma.mma_async">
+           "memory become wgmma.mma_async">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
+           "on sm_90a, give pipelined loops whose copies TMA can do a "
+           "producer warpgroup that issues them (false: cp.async pipeline)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

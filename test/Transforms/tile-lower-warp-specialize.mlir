@@ -1,0 +1,106 @@
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=sm_90a \
+// RUN:   -tile-lower=chip=sm_90a | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=sm_90a \
+// RUN:   -tile-lower=chip=sm_90a -convert-tile-to-gpu | FileCheck %s --check-prefix=LAUNCH
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=sm_90a \
+// RUN:   -tile-lower="chip=sm_90a warp-specialize=false" | FileCheck %s --check-prefix=NOWS
+
+// A 4-stage pipelined GEMM on sm_90a: the host encodes one tensor map per
+// global operand (A: 128x64 boxes, B: 64x64 boxes, 128-byte swizzle, the
+// 64x256 B tile in four column blocks); the kernel gains a producer
+// warpgroup (threads 256..383) whose first thread waits for a free slot
+// (its "empty" mbarrier, parity flipped so the first round passes),
+// announces 48 KiB on the slot's "full" mbarrier and issues five TMA loads;
+// the 256 consumer threads wait for "full", run the wgmma gemm on the slot
+// and arrive on "empty". Registers move from producer (40) to consumers
+// (232).
+
+// CHECK-LABEL: func.func @gemm
+// CHECK: nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK: nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: tile.kernel {{.*}} threads(256) {{.*}}attributes {tile.producer_threads = 128 : i64}
+// CHECK-COUNT-4: nvvm.mbarrier.init %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
+// CHECK-COUNT-4: nvvm.mbarrier.init
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.setmaxregister increase 232
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK: nvvm.mbarrier.arrive %{{.+}} : !llvm.ptr<3>
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c49152_i32
+// CHECK-COUNT-5: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: } {tile.consumers}
+// CHECK-NOT: gpu.barrier
+
+// LAUNCH: %[[T:.+]] = arith.constant 384 : index
+// LAUNCH: gpu.launch {{.*}} threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[T]],
+
+// NOWS-LABEL: func.func @gemm
+// NOWS-NOT: nvgpu.tma.create.descriptor
+// NOWS: nvvm.cp.async.commit.group
+// NOWS: nvvm.wgmma.mma_async
+func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %steps = arith.ceildivui %K, %c64 : index
+  tile.kernel blocks(%bx, %by) in (%c1, %c1) threads(256) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x256xf32, #tile.fragment>
+    tile.clear %Cf : memref<128x256xf32, #tile.fragment>
+    %m = arith.muli %by, %c128 : index
+    %n = arith.muli %bx, %c256 : index
+    tile.pipelined %k = %c0 to %steps step %c1 stages(4) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%m, %kk] -> %As : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %n] -> %Bs : memref<?x?xf16> -> memref<64x256xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x256xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%m, %n] : memref<128x256xf32, #tile.fragment> -> memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+// A copy marked disable_tma keeps the loop on cp.async, with the wgmma
+// gemm and its proxy fence.
+
+// CHECK-LABEL: func.func @disable_tma
+// CHECK-NOT: nvgpu.tma.create.descriptor
+// CHECK-NOT: tile.producer_threads
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.wgmma.mma_async
+func.func @disable_tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %c4 step %c1 stages(3) {
+      %kk = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %kk] -> %As {disable_tma} : memref<?x?xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

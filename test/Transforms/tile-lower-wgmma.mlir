@@ -1,0 +1,103 @@
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=sm_90a \
+// RUN:   -tile-lower="chip=sm_90a warp-specialize=false" -canonicalize | FileCheck %s
+
+// Two warpgroups split the 128x256 C tile along M: each issues, per k16
+// step of the 64-deep K, one m64n256k16 wgmma on descriptors of A (K-major,
+// 128-byte swizzle: stride byte offset 1024 B between 8-row groups) and B
+// (stored K x N, so N-major: leading byte offset 8 KiB between 64-column
+// blocks, stride byte offset 1024 B). Descriptor constants: mode 1 << 62,
+// SBO 64 << 32, LBO 512 << 16. The wait carries all 128 accumulators.
+
+// CHECK-LABEL: func.func @ss_nn_two_warpgroups
+// CHECK-DAG: arith.constant 4611686293305294848 : i64
+// CHECK-DAG: arith.constant 4611686293338849280 : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "{{(=f,)+}}0,1,{{.*}},127"
+// CHECK-NOT: nvgpu.mma.sync
+func.func @ss_nn_two_warpgroups(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x256xf32, #tile.fragment>
+    tile.clear %Cf : memref<128x256xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<64x256xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x256xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<128x256xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// One warpgroup over a 128x128 tile with a 32-deep K: two 64-row blocks,
+// m64n128k16 twice per k16 step. A is stored K x M (transpose_a: M-major,
+// layout col) and B N x K (transpose_b: K-major, layout col), both in
+// 64-byte swizzles (32 columns of f16 per row).
+
+// CHECK-LABEL: func.func @ss_tt_bf16
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @ss_tt_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<32x128xbf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<128x32xbf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<128x128xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xbf16> -> memref<32x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xbf16> -> memref<128x32xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf {transpose_a, transpose_b} : memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xbf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<128x128xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// What wgmma cannot take stays on mma.sync: an operand annotated with a
+// column-major layout (not the swizzle a descriptor reads), and an i8 gemm.
+
+// CHECK-LABEL: func.func @column_major_operand
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @column_major_operand(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc {layout = #tile.layout<(i, j) -> (j * 64 + i)>} : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @int8
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @int8(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xi32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xi32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf {transpose_b} : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<64x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xi32, #tile.fragment> -> memref<?x?xi32>
+  }
+  return
+}
