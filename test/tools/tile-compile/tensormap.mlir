@@ -12,6 +12,8 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/tma_tiles_kernel.manifest
 // RUN: FileCheck %s --check-prefix=PTX < %t/tma_tiles_kernel.ptx
 // RUN: FileCheck %s --check-prefix=INPLACE < %t/tma_tiles_kernel.ptx
+// RUN: tile-run %t/tma_tiles_kernel.manifest --dry-run --arg arg0=1000x512 \
+// RUN:   --arg arg1=1000x64 --arg arg2=64x64 | FileCheck %s --check-prefix=ARGS
 
 // CHECK: tile-compile: tma_tiles_kernel -> {{.*}}tma_tiles_kernel.manifest (ptx)
 
@@ -25,6 +27,14 @@
 // MANIFEST-NEXT: block 128 1 1
 // MANIFEST-NEXT: shared 32768
 // MANIFEST-NEXT: grid x ceildiv(arg1.dim0, 128)
+
+// The runtime packs the manifest into the kernel's 17 parameters, the maps
+// at the positions of the PTX's 128-byte ones.
+// ARGS:      kernel arguments 17
+// ARGS:      13 arg1.stride1: 8 bytes
+// ARGS-NEXT: 14 arg0_tmap0: 128 bytes (tensor map)
+// ARGS-NEXT: 15 arg0_tmap1: 128 bytes (tensor map)
+// ARGS-NEXT: 16 arg2_tmap0: 128 bytes (tensor map)
 
 // Two rank-2 memref descriptors (7 words each), then the three maps.
 // PTX-LABEL: .entry tma_tiles_kernel(
