@@ -4,6 +4,12 @@
 // LLVM type converter whose index width is an option, so kernels compiled
 // with 32-bit indices keep one memref descriptor layout throughout.
 //
+// Tensor-map descriptor arguments of kernels become `!llvm.ptr` arguments
+// here, before convert-gpu-to-nvvm (which cannot convert the descriptor
+// type) lowers the signature; their positions in the lowered signature are
+// recorded for tile-grid-constant-tensor-maps, which makes them 128-byte
+// grid-constant parameters once the kernel is an llvm.func.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
@@ -16,7 +22,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -27,6 +35,58 @@ namespace tile {
 } // namespace mlir
 
 using namespace mlir;
+
+/// Retypes the tensor-map descriptor arguments of kernel `func` to
+/// `!llvm.ptr`, casting back to the descriptor for the body, and records on
+/// `func` (tile::kTensorMapArgsAttrName) where each lands in the signature
+/// that `converter` gives the function: the descriptor lives in the
+/// kernel's parameter space, and the pointer is its address.
+static LogicalResult
+retypeTensorMapArguments(gpu::GPUFuncOp func,
+                         const LLVMTypeConverter &converter) {
+  if (!func.isKernel() || func.isExternal())
+    return success();
+  Block &entry = func.getBody().front();
+  Type ptr = LLVM::LLVMPointerType::get(func.getContext());
+  SmallVector<unsigned> tensorMaps;
+  for (BlockArgument arg : entry.getArguments())
+    if (isa<nvgpu::TensorMapDescriptorType>(arg.getType()))
+      tensorMaps.push_back(arg.getArgNumber());
+  if (tensorMaps.empty())
+    return success();
+
+  // Positions after lowering, as convert-gpu-to-nvvm will compute them
+  // (memrefs expand to several arguments); computed before retyping, since
+  // the descriptor and the pointer both take one slot.
+  FunctionType type = func.getFunctionType();
+  SmallVector<Type> inputs(type.getInputs());
+  for (unsigned index : tensorMaps)
+    inputs[index] = ptr;
+  TypeConverter::SignatureConversion conversion(inputs.size());
+  if (!converter.convertFunctionSignature(
+          FunctionType::get(func.getContext(), inputs, type.getResults()),
+          /*isVariadic=*/false, /*useBarePtrCallConv=*/false, conversion))
+    return func.emitError() << "cannot lower the signature of kernel @"
+                            << func.getName() << " with tensor maps";
+  SmallVector<int64_t> positions;
+  for (unsigned index : tensorMaps)
+    positions.push_back(conversion.getInputMapping(index)->inputNo);
+
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  for (unsigned index : tensorMaps) {
+    BlockArgument arg = entry.getArgument(index);
+    Type descriptor = arg.getType();
+    arg.setType(ptr);
+    auto cast = UnrealizedConversionCastOp::create(builder, arg.getLoc(),
+                                                   descriptor, arg);
+    arg.replaceAllUsesExcept(cast.getResult(0), cast);
+  }
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), inputs, type.getResults()));
+  func->setAttr(tile::kTensorMapArgsAttrName,
+                DenseI64ArrayAttr::get(func.getContext(), positions));
+  return success();
+}
 
 namespace {
 struct TileConvertNVGPUToNVVMPass
@@ -60,17 +120,31 @@ struct TileConvertNVGPUToNVVMPass
         });
     // Async-copy tokens only order the nvgpu operations among themselves:
     // an i32 stands in for them. Tensor-map descriptors are pointers to
-    // the kernel's grid-constant parameter.
+    // the kernel's grid-constant parameter. An mbarrier group is the
+    // shared-memory array of its 64-bit barriers, and an mbarrier token
+    // the 64-bit state that arrive returns.
     converter.addConversion([&](nvgpu::DeviceAsyncTokenType type) -> Type {
       return IntegerType::get(type.getContext(), 32);
     });
     converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
       return LLVM::LLVMPointerType::get(type.getContext());
     });
+    converter.addConversion([&](nvgpu::MBarrierGroupType type) -> Type {
+      return converter.convertType(
+          nvgpu::getMBarrierMemrefType(type.getContext(), type));
+    });
+    converter.addConversion([](nvgpu::MBarrierTokenType type) -> Type {
+      return IntegerType::get(type.getContext(), 64);
+    });
+    for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
+      if (failed(retypeTensorMapArguments(func, converter)))
+        return signalPassFailure();
     RewritePatternSet patterns(ctx);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    // mbarrier.create becomes a memref.global and memref.get_global, which
+    // convert-gpu-to-nvvm lowers with the kernel's other memrefs.
     LLVMConversionTarget target(*ctx);
-    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addLegalDialect<NVVM::NVVMDialect, memref::MemRefDialect>();
     target.addIllegalDialect<nvgpu::NVGPUDialect>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -2,7 +2,8 @@
 //
 // Builds the tile-to-nvvm pipeline: the tile passes down to gpu.launch, then
 // the upstream passes that outline kernels, lower them to NVVM and serialize
-// them, with the dynamic shared-memory fix-up in between.
+// them, with the dynamic shared-memory and tensor-map parameter fix-ups in
+// between.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +92,10 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
     registerTileConversionPasses();
   });
 
-  // The upstream GPU-to-NVVM pipeline, with the fix-up of the dynamic
-  // shared-memory symbol between device lowering and serialization.
+  // The upstream GPU-to-NVVM pipeline, with the fix-ups of the dynamic
+  // shared-memory symbol and of tensor-map parameters between device
+  // lowering and serialization, and the check that the host lowering is not
+  // asked to pass tensor maps.
   std::string features =
       options.features.empty() ? "" : " features=" + options.features;
   std::string upstream = llvm::formatv(
@@ -103,8 +106,10 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "canonicalize,cse,"
       "gpu.module(strip-debuginfo,tile-convert-nvgpu-to-nvvm{{{5}},"
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
-      "reconcile-unrealized-casts,tile-externalize-dynamic-shared),"
-      "gpu-to-llvm,gpu-module-to-binary{{format={3}{4}},"
+      "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
+      "tile-grid-constant-tensor-maps),"
+      "tile-check-host-tensor-maps,gpu-to-llvm,"
+      "gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, features, options.optLevel.getValue(), format,
       toolkit.empty() ? "" : " toolkit=" + toolkit,

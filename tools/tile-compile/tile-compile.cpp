@@ -20,10 +20,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -197,6 +199,164 @@ static FailureOr<std::string> memrefText(MemRefType type, Operation *user) {
   return text;
 }
 
+/// Manifest names of the tensor-map enumerators, indexed by their values
+/// (the driver's, which the runtime uses too).
+static StringRef swizzleName(nvgpu::TensorMapSwizzleKind kind) {
+  static const char *names[] = {"none", "32b", "64b", "128b"};
+  return names[static_cast<unsigned>(kind)];
+}
+static StringRef interleaveName(nvgpu::TensorMapInterleaveKind kind) {
+  static const char *names[] = {"none", "16b", "32b"};
+  return names[static_cast<unsigned>(kind)];
+}
+static StringRef l2Name(nvgpu::TensorMapL2PromoKind kind) {
+  static const char *names[] = {"none", "64b", "128b", "256b"};
+  return names[static_cast<unsigned>(kind)];
+}
+static StringRef oobName(nvgpu::TensorMapOOBKind kind) {
+  static const char *names[] = {"zero", "nan"};
+  return names[static_cast<unsigned>(kind)];
+}
+
+namespace {
+/// A tensor map the runtime encodes at launch, read from the host's
+/// nvgpu.tma.create.descriptor.
+struct TensorMapParam {
+  /// The function argument whose buffer the map describes.
+  BlockArgument source;
+  /// The manifest's text after `tensormap`: source, box and options.
+  std::string text;
+};
+} // namespace
+
+/// Reads the tensor map passed to a kernel as `operand`; fails, with a
+/// diagnostic at the operation that makes it, where the manifest cannot
+/// describe it: a map not made by nvgpu.tma.create.descriptor, a source
+/// that is not (a cast of) a memref argument of the function, a box that is
+/// not constant or disagrees with the descriptor type.
+static FailureOr<TensorMapParam> readTensorMap(Value operand,
+                                               Operation *launch) {
+  auto create = operand.getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+  if (!create) {
+    launch->emitError("tensor map kernel operand is not made by "
+                      "nvgpu.tma.create.descriptor on the host");
+    return failure();
+  }
+  auto type = cast<nvgpu::TensorMapDescriptorType>(operand.getType());
+  Value tensor = create.getTensor();
+  while (auto castOp = tensor.getDefiningOp<memref::CastOp>())
+    tensor = castOp.getSource();
+  auto source = dyn_cast<BlockArgument>(tensor);
+  if (!source || !isa<func::FuncOp>(source.getOwner()->getParentOp())) {
+    Operation *def = tensor.getDefiningOp();
+    create.emitError() << "tensor map source is computed by "
+                       << (def ? def->getName().getStringRef()
+                               : StringRef("a block argument"))
+                       << " on the host; tile-compile encodes tensor maps "
+                          "from memref arguments of the function";
+    return failure();
+  }
+  auto memref = dyn_cast<MemRefType>(source.getType());
+  if (!memref) {
+    create.emitError() << "tensor map source " << argName(source)
+                       << " is of type " << source.getType()
+                       << ", expected a ranked memref";
+    return failure();
+  }
+  if (failed(memrefText(memref, create)))
+    return failure();
+  MemRefType tile = type.getTensor();
+  if (tile.getElementType() != memref.getElementType()) {
+    create.emitError() << "tensor map of " << tile.getElementType()
+                       << " elements built from " << argName(source) << " of "
+                       << memref.getElementType() << " elements";
+    return failure();
+  }
+  SmallVector<int64_t> box;
+  for (auto [i, value] : llvm::enumerate(create.getBoxDimensions())) {
+    APInt extent;
+    if (!matchPattern(value, m_ConstantInt(&extent))) {
+      create.emitError() << "tensor map box dimension " << i
+                         << " is not a constant";
+      return failure();
+    }
+    box.push_back(extent.getSExtValue());
+  }
+  if (static_cast<int64_t>(box.size()) != memref.getRank()) {
+    create.emitError() << "tensor map box has " << box.size()
+                       << " dimensions, expected " << memref.getRank()
+                       << " (the rank of " << argName(source) << ")";
+    return failure();
+  }
+  auto boxText = llvm::join(
+      llvm::map_range(box, [](int64_t v) { return std::to_string(v); }), "x");
+  if (ArrayRef<int64_t>(box) != tile.getShape()) {
+    std::string tileText =
+        llvm::join(llvm::map_range(tile.getShape(),
+                                   [](int64_t v) { return std::to_string(v); }),
+                   "x");
+    create.emitError() << "tensor map box " << boxText
+                       << " does not match the descriptor's tile " << tileText;
+    return failure();
+  }
+  for (auto [i, extent] : llvm::enumerate(box)) {
+    if (extent < 1 || extent > 256) {
+      create.emitError() << "tensor map box dimension " << i << " is " << extent
+                         << ", expected 1 to 256";
+      return failure();
+    }
+  }
+  TensorMapParam param;
+  param.source = source;
+  param.text = (argName(source) + " box " + boxText + " swizzle " +
+                swizzleName(type.getSwizzle()) + " interleave " +
+                interleaveName(type.getInterleave()) + " l2 " +
+                l2Name(type.getL2promo()) + " oob " + oobName(type.getOob()))
+                   .str();
+  return param;
+}
+
+/// Moves the tensor-map operands of `launch`, and the matching arguments of
+/// its kernel, behind all the others (keeping their order), so that the
+/// manifest declares each memref before the tensor maps built from it.
+static void moveTensorMapsLast(gpu::LaunchFuncOp launch) {
+  auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+  if (!kernel || kernel.isExternal())
+    return;
+  SmallVector<Value> operands(launch.getKernelOperands());
+  SmallVector<unsigned> order;
+  for (auto isMap : {false, true})
+    for (auto [i, operand] : llvm::enumerate(operands))
+      if (isa<nvgpu::TensorMapDescriptorType>(operand.getType()) == isMap)
+        order.push_back(i);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+    return;
+  // The entry block's arguments are the kernel's, then its attributions:
+  // new arguments go in front of the attributions, the old ones go.
+  Block &entry = kernel.getBody().front();
+  unsigned count = kernel.getNumArguments();
+  SmallVector<DictionaryAttr> attrs;
+  kernel.getAllArgAttrs(attrs);
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> newAttrs;
+  SmallVector<Value> newOperands;
+  for (auto [i, old] : llvm::enumerate(order)) {
+    BlockArgument arg = entry.getArgument(old);
+    BlockArgument moved =
+        entry.insertArgument(count + i, arg.getType(), arg.getLoc());
+    arg.replaceAllUsesWith(moved);
+    types.push_back(arg.getType());
+    newAttrs.push_back(attrs[old]);
+    newOperands.push_back(operands[old]);
+  }
+  entry.eraseArguments(0, count);
+  kernel.setFunctionType(
+      FunctionType::get(kernel.getContext(), types, TypeRange()));
+  kernel.setAllArgAttrs(newAttrs);
+  launch.getKernelOperandsMutable().assign(newOperands);
+}
+
 /// Reads the launch of each outlined kernel of `module` into `launches`.
 static LogicalResult collectLaunches(ModuleOp module,
                                      std::vector<KernelLaunch> &launches) {
@@ -205,9 +365,29 @@ static LogicalResult collectLaunches(ModuleOp module,
     info.module = launch.getKernelModuleName().str();
     info.kernel = launch.getKernelName().str();
     llvm::SetVector<BlockArgument> usedArgs;
-    llvm::SetVector<BlockArgument> passed;
+    // Arguments with a param line so far, and tensor maps per source.
+    llvm::DenseSet<BlockArgument> declared;
+    llvm::DenseMap<BlockArgument, unsigned> mapsOf;
     std::vector<std::string> params;
+    moveTensorMapsLast(launch);
     for (Value operand : launch.getKernelOperands()) {
+      if (isa<nvgpu::TensorMapDescriptorType>(operand.getType())) {
+        FailureOr<TensorMapParam> map = readTensorMap(operand, launch);
+        if (failed(map))
+          return WalkResult::interrupt();
+        // The source is declared before its maps; as `none` where the
+        // kernel does not take it (it is a kernel operand otherwise, and
+        // those come first).
+        if (declared.insert(map->source).second)
+          params.push_back(
+              argName(map->source) + " " +
+              *memrefText(cast<MemRefType>(map->source.getType()), launch) +
+              " none");
+        unsigned n = mapsOf[map->source]++;
+        params.push_back(argName(map->source) + "_tmap" + std::to_string(n) +
+                         " tensormap " + map->text);
+        continue;
+      }
       auto arg = dyn_cast<BlockArgument>(operand);
       if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
         launch.emitError("kernel operand is computed on the host; "
@@ -215,7 +395,7 @@ static LogicalResult collectLaunches(ModuleOp module,
                          "the function's arguments");
         return WalkResult::interrupt();
       }
-      passed.insert(arg);
+      declared.insert(arg);
       Type type = arg.getType();
       if (auto memref = dyn_cast<MemRefType>(type)) {
         FailureOr<std::string> text = memrefText(memref, launch);
@@ -276,7 +456,7 @@ static LogicalResult collectLaunches(ModuleOp module,
     // Arguments the grid reads but the kernel does not take are declared
     // too, passed as nothing, so the runtime can evaluate the grid.
     for (BlockArgument arg : usedArgs) {
-      if (passed.contains(arg))
+      if (!declared.insert(arg).second)
         continue;
       std::string text;
       if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
@@ -695,6 +875,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   double frontMs = since(phase);
+
+  // The manifest stands for the host code from here on: only the kernel
+  // modules are lowered, so host code the runtime replaces (tensor maps
+  // encoded at launch, say) need not lower to LLVM.
+  for (Operation &op : llvm::make_early_inc_range(module->getOps()))
+    if (!isa<gpu::GPUModuleOp>(op))
+      op.erase();
 
   // Phase 2: NVVM lowering and serialization to PTX.
   phase = Clock::now();

@@ -20,6 +20,12 @@ namespace tile {
 #define GEN_PASS_DECL
 #include "tile/Conversion/Passes.h.inc"
 
+/// Attribute by which tile-convert-nvgpu-to-nvvm tells
+/// tile-grid-constant-tensor-maps which arguments of a lowered kernel are
+/// tensor maps (array of argument positions in the LLVM signature).
+inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
+    "tile.tensor_map_args";
+
 /// Byte layout of the shared buffers of one kernel in its dynamic
 /// shared-memory block.
 struct SharedMemoryPlan {

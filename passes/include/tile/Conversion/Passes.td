@@ -92,15 +92,88 @@ def TileExternalizeDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileGridConstantTensorMaps
+    : Pass<"tile-grid-constant-tensor-maps", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "pass the tensor maps of lowered kernels as 128-byte grid constants";
+  let description = [{
+    A TMA tensor map reaches a kernel by value: the runtime encodes the
+    128-byte `CUtensorMap` on the host and passes it as a `__grid_constant__`
+    parameter, and `cp.async.bulk.tensor` takes the generic address of that
+    parameter. `tile-convert-nvgpu-to-nvvm` turns each
+    `!nvgpu.tensormap.descriptor` kernel argument into an `!llvm.ptr` and
+    records, in the kernel's `tile.tensor_map_args` attribute, where those
+    arguments land in the lowered signature (`convert-gpu-to-nvvm` keeps
+    function attributes but drops `llvm.byval`). This pass, run on the
+    `llvm.func` kernels, makes each of them a byval 128-byte array aligned
+    to 64 bytes and a grid constant, which NVPTX emits as
+    `.param .align 64 .b8 name[128]` and addresses in place.
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr, %n: i32)
+        attributes {nvvm.kernel, tile.tensor_map_args = array<i64: 0>}
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64,
+                                  llvm.byval = !llvm.array<128 x i8>,
+                                  nvvm.grid_constant}, %n: i32)
+        attributes {nvvm.kernel}
+    ```
+
+    A recorded position that is not an `!llvm.ptr` argument of an NVVM
+    kernel is an error at the function.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def TileCheckHostTensorMaps
+    : Pass<"tile-check-host-tensor-maps", "::mlir::ModuleOp"> {
+  let summary = "report host launches that pass tensor maps";
+  let description = [{
+    Kernels take TMA tensor maps by value (`tile-grid-constant-tensor-maps`):
+    the tile runtime encodes each map at launch, as the launch manifest
+    written by `tile-compile` says. Upstream's host lowering cannot do the
+    same: `gpu-to-llvm` has no conversion for `!nvgpu.tensormap.descriptor`,
+    and its runtime wrappers encode maps into device memory and pass a
+    pointer. The tile-to-nvvm pipeline runs this check just before
+    `gpu-to-llvm`, so that a host `gpu.launch_func` with a tensor-map
+    operand is reported as such, at the launch, with a note at the
+    `nvgpu.tma.create.descriptor`, rather than as a legalization failure.
+    Kernel modules are not looked at.
+
+    ```mlir
+    %d = nvgpu.tma.create.descriptor %u box[%c128, %c64]
+        : memref<*xf16> -> !nvgpu.tensormap.descriptor<...>
+    // error: kernel operand 0 is a tensor map, which the host lowering
+    // cannot pass: ...
+    gpu.launch_func @k::@k blocks in (...) threads in (...)
+        args(%d : !nvgpu.tensormap.descriptor<...>)
+    ```
+  }];
+}
+
 def TileConvertNVGPUToNVVM
     : Pass<"tile-convert-nvgpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "lower nvgpu operations in a GPU module with a chosen index width";
   let description = [{
     Converts the nvgpu operations of an outlined kernel module (ldmatrix,
-    mma.sync, cp.async copies and groups) to NVVM with upstream's patterns,
-    using `index-bitwidth` for index values and memref descriptors, so that
-    they agree with a following `convert-gpu-to-nvvm{index-bitwidth=32}`.
-    Upstream's `convert-nvgpu-to-nvvm` always uses 64-bit indices.
+    mma.sync, cp.async copies and groups, mbarriers, TMA loads) to NVVM with
+    upstream's patterns, using `index-bitwidth` for index values and memref
+    descriptors, so that they agree with a following
+    `convert-gpu-to-nvvm{index-bitwidth=32}`. Upstream's
+    `convert-nvgpu-to-nvvm` always uses 64-bit indices.
+
+    Kernel arguments of type `!nvgpu.tensormap.descriptor` become
+    `!llvm.ptr` (cast back to the descriptor for the body), because
+    `convert-gpu-to-nvvm` cannot lower a signature holding the descriptor
+    type; their positions in the lowered signature are recorded in the
+    kernel's `tile.tensor_map_args` attribute for
+    `tile-grid-constant-tensor-maps`.
 
     ```mlir
     %f = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
