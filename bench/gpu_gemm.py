@@ -194,6 +194,9 @@ if triton is not None:
             (128, 128, 32, 3, 4), (128, 256, 32, 3, 8), (256, 128, 32, 3, 8),
             (128, 128, 64, 4, 4), (64, 128, 64, 4, 4), (128, 64, 64, 4, 4),
             (64, 64, 64, 3, 4),
+            # Hopper: wider K steps on two warpgroups.
+            (128, 256, 64, 3, 8), (256, 128, 64, 3, 8), (128, 128, 64, 4, 8),
+            (128, 256, 64, 4, 8),
         ]
         return [triton.Config({"TM": bm, "TN": bn, "TK": bk, "GROUP": 8},
                               num_stages=s, num_warps=w)

@@ -303,14 +303,14 @@ static void warpSpecialize(
     }
   }
 
-  // Shared allocations go first, where both roles see them, then the
-  // mbarriers: full[s] at s, empty[s] at slots + s.
+  // Allocations go first: shared ones where both roles see them, register
+  // arrays in the entry block, where they can be promoted to registers.
+  // Then the mbarriers: full[s] at s, empty[s] at slots + s.
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> allocs;
   for (Operation &op : body)
-    if (auto alloc = dyn_cast<AllocOp>(op))
-      if (getMemorySpace(alloc.getType()) == MemorySpace::Shared)
-        allocs.push_back(&op);
+    if (isa<AllocOp>(op))
+      allocs.push_back(&op);
   for (Operation *op : llvm::reverse(allocs))
     op->moveBefore(&body, body.begin());
   OpBuilder b(ctx);
@@ -348,15 +348,16 @@ static void warpSpecialize(
     op.moveBefore(consumerBlock->getTerminator());
 
   // Registers move from the producer to the consumers: 40 per producer
-  // thread, the rest (at most 240) shared by the consumers.
+  // thread, the rest (at most 240) shared by the consumers. Blocks of at
+  // most 256 threads already get 255 registers each.
+  bool moveRegisters = consumerThreads + 128 > 256;
   int64_t consumerRegs =
       std::min<int64_t>(240, ((65536 - 40 * 128) / consumerThreads) / 8 * 8);
-  {
+  if (moveRegisters) {
     OpBuilder cb(consumerBlock, consumerBlock->begin());
     NVVM::SetMaxRegisterOp::create(cb, loc, consumerRegs,
                                    NVVM::SetMaxRegisterAction::increase);
   }
-  Value ticks;
   auto slotAndPhase = [&](OpBuilder &ob, Value i, bool flip) {
     Value slot = arith::RemUIOp::create(ob, loc, i, idx(ob, slots));
     Value round = arith::DivUIOp::create(ob, loc, i, idx(ob, slots));
@@ -387,8 +388,9 @@ static void warpSpecialize(
 
   // Producer: one thread of the added warpgroup issues every load.
   OpBuilder pb(split.elseBlock()->getTerminator());
-  NVVM::SetMaxRegisterOp::create(pb, loc, 40,
-                                 NVVM::SetMaxRegisterAction::decrease);
+  if (moveRegisters)
+    NVVM::SetMaxRegisterOp::create(pb, loc, 40,
+                                   NVVM::SetMaxRegisterAction::decrease);
   Value issuer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tid,
                                        idx(pb, consumerThreads));
   auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);

@@ -1,0 +1,41 @@
+// The library GEMM for sm_90a in its tuned Hopper shape (128x256x64 tiles,
+// two consumer warpgroups, 4 stages): the two global operands reach the
+// kernel as 128-byte grid-constant tensor maps; a third warpgroup gives up
+// registers (setmaxnreg 40, the consumers take 232) and one of its threads
+// issues per stage one TMA load of A (a 128x64 box) and four of B (64x64
+// boxes, one per 128-byte swizzle row), announced on the stage's full
+// mbarrier as 48 KiB; the consumers wait on it and multiply with four
+// m64n256k16 wgmma per 64-deep K step, then release the stage. The block
+// is 384 threads and nothing spills.
+
+// RUN: rm -rf %t && tile-compile %tile_src/kernels/gemm_nn.mlir -o %t --no-cubin --chip sm_90a \
+// RUN:   --index-bitwidth 32 -D BM=128 -D BN=256 -D BK=64 -D THREADS=256 -D STAGES=4 > /dev/null
+// RUN: FileCheck %s --implicit-check-not=.local < %t/gemm_nn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=INST < %t/gemm_nn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/gemm_nn_kernel.manifest
+
+// CHECK: .visible .entry gemm_nn_kernel(
+// CHECK-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
+// CHECK: .maxntid 384, 1, 1
+// CHECK: mbarrier.init.shared.b64
+// CHECK: fence.mbarrier_init.release.cluster;
+// CHECK: bar.sync 0;
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+
+// The blocks of the two roles come in any order.
+// INST-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// INST-DAG: mbarrier.try_wait.parity.shared.b64
+// INST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// INST-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// INST-DAG: wgmma.fence.sync.aligned;
+// INST-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// INST-DAG: wgmma.commit_group.sync.aligned;
+// INST-DAG: wgmma.wait_group.sync.aligned 0;
+// INST-DAG: mbarrier.arrive.shared.b64
+// INST-NOT: cp.async.cg.shared.global
+// INST-NOT: mma.sync.aligned
+
+// MANIFEST: param arg0_tmap0 tensormap arg0 box 128x64 swizzle 128b interleave none l2 256b oob zero
+// MANIFEST: param arg1_tmap0 tensormap arg1 box 64x64 swizzle 128b interleave none l2 256b oob zero
+// MANIFEST: block 384 1 1
+// MANIFEST: shared 196672
