@@ -173,7 +173,8 @@ def TileConvertNVGPUToNVVM
     `convert-gpu-to-nvvm` cannot lower a signature holding the descriptor
     type; their positions in the lowered signature are recorded in the
     kernel's `tile.tensor_map_args` attribute for
-    `tile-grid-constant-tensor-maps`.
+    `tile-grid-constant-tensor-maps`. Tensor maps are made on the host: an
+    `nvgpu.tma.create.descriptor` in the module is an error.
 
     ```mlir
     %f = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
