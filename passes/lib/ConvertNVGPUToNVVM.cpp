@@ -136,6 +136,16 @@ struct TileConvertNVGPUToNVVMPass
     converter.addConversion([](nvgpu::MBarrierTokenType type) -> Type {
       return IntegerType::get(type.getContext(), 64);
     });
+    // Upstream would lower a descriptor made here to a call of a host
+    // runtime function that device code cannot reach.
+    WalkResult made = getOperation().walk([](nvgpu::TmaCreateDescriptorOp op) {
+      op.emitError("tensor maps are made on the host and passed to the "
+                   "kernel; nvgpu.tma.create.descriptor has no device "
+                   "lowering");
+      return WalkResult::interrupt();
+    });
+    if (made.wasInterrupted())
+      return signalPassFailure();
     for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
       if (failed(retypeTensorMapArguments(func, converter)))
         return signalPassFailure();

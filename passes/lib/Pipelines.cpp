@@ -94,8 +94,8 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
 
   // The upstream GPU-to-NVVM pipeline, with the fix-ups of the dynamic
   // shared-memory symbol and of tensor-map parameters between device
-  // lowering and serialization, and the check that the host lowering is not
-  // asked to pass tensor maps.
+  // lowering and serialization, and the host's tensor maps encoded before
+  // gpu-to-llvm lowers the launches.
   std::string features =
       options.features.empty() ? "" : " features=" + options.features;
   std::string upstream = llvm::formatv(
@@ -108,7 +108,7 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
       "tile-grid-constant-tensor-maps),"
-      "tile-check-host-tensor-maps,gpu-to-llvm,"
+      "tile-lower-host-tensor-maps{{{5}},gpu-to-llvm,"
       "gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, features, options.optLevel.getValue(), format,

@@ -867,6 +867,17 @@ int main(int argc, char **argv) {
   toGPU.addPass(createGpuKernelOutliningPass());
   if (failed(toGPU.run(*module)))
     return 1;
+  // Checked here, where locations survive (the kernel modules lose them
+  // in phase 2), though tile-convert-nvgpu-to-nvvm rejects it too.
+  WalkResult deviceMap = module->walk([](nvgpu::TmaCreateDescriptorOp op) {
+    if (!op->getParentOfType<gpu::GPUModuleOp>())
+      return WalkResult::advance();
+    op.emitError("tensor map made inside the kernel; make it on the host "
+                 "from a memref argument of the function");
+    return WalkResult::interrupt();
+  });
+  if (deviceMap.wasInterrupted())
+    return 1;
   std::vector<KernelLaunch> launches;
   if (failed(collectLaunches(*module, launches)))
     return 1;

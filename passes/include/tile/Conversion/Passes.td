@@ -131,30 +131,57 @@ def TileGridConstantTensorMaps
                            "::mlir::NVVM::NVVMDialect"];
 }
 
-def TileCheckHostTensorMaps
-    : Pass<"tile-check-host-tensor-maps", "::mlir::ModuleOp"> {
-  let summary = "report host launches that pass tensor maps";
+def TileLowerHostTensorMaps
+    : Pass<"tile-lower-host-tensor-maps", "::mlir::ModuleOp"> {
+  let summary = "encode the host's tensor maps with the CUDA driver and pass them by value";
   let description = [{
-    Kernels take TMA tensor maps by value (`tile-grid-constant-tensor-maps`):
-    the tile runtime encodes each map at launch, as the launch manifest
-    written by `tile-compile` says. Upstream's host lowering cannot do the
-    same: `gpu-to-llvm` has no conversion for `!nvgpu.tensormap.descriptor`,
-    and its runtime wrappers encode maps into device memory and pass a
-    pointer. The tile-to-nvvm pipeline runs this check just before
-    `gpu-to-llvm`, so that a host `gpu.launch_func` with a tensor-map
-    operand is reported as such, at the launch, with a note at the
-    `nvgpu.tma.create.descriptor`, rather than as a legalization failure.
-    Kernel modules are not looked at.
+    Kernels take TMA tensor maps by value, as 128-byte grid-constant
+    parameters (`tile-grid-constant-tensor-maps`). Upstream cannot lower the
+    host side of such a launch: `gpu-to-llvm` has no conversion for
+    `!nvgpu.tensormap.descriptor`, and upstream's `convert-nvgpu-to-nvvm`
+    calls a runtime wrapper that encodes the map into device memory and
+    returns a pointer. This pass, run on the host after its functions are
+    LLVM functions and before `gpu-to-llvm`, rewrites each host
+    `nvgpu.tma.create.descriptor` into a call of the driver's
+    `cuTensorMapEncodeTiled` that writes the map into a 64-byte aligned
+    stack buffer (dimensions innermost first, byte strides from the memref
+    descriptor, the box operands, the descriptor type's interleave, swizzle,
+    L2 promotion and fill), loads the 128 bytes as `!llvm.array<16 x i64>`
+    and passes that value to the launches, whose lowering copies it into the
+    kernel's parameter buffer. `index-bitwidth` must be the one the host
+    functions were lowered with. The driver's status is not checked.
+
+    Before:
 
     ```mlir
+    %u = memref.cast %a : memref<?x?xf16> to memref<*xf16>
     %d = nvgpu.tma.create.descriptor %u box[%c128, %c64]
         : memref<*xf16> -> !nvgpu.tensormap.descriptor<...>
-    // error: kernel operand 0 is a tensor map, which the host lowering
-    // cannot pass: ...
-    gpu.launch_func @k::@k blocks in (...) threads in (...)
-        args(%d : !nvgpu.tensormap.descriptor<...>)
+    gpu.launch_func @k::@k ... args(%d : !nvgpu.tensormap.descriptor<...>)
     ```
+
+    After:
+
+    ```mlir
+    %map = llvm.alloca %one x !llvm.array<16 x i64> {alignment = 64 : i64}
+        : (i64) -> !llvm.ptr
+    ...
+    %r = llvm.call @cuTensorMapEncodeTiled(%map, %c6_i32, %c2_i32, %address,
+        %dims, %strides, %box, %elementStrides, %c0, %c3, %c0, %c0) : ...
+    %d = llvm.load %map {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
+    gpu.launch_func @k::@k ... args(%d : !llvm.array<16 x i64>)
+    ```
+
+    A map of an unranked memref that was not cast from a ranked one, of an
+    element type the driver has no data type for, or used on the host by
+    anything but a launch, is an error at the `nvgpu.tma.create.descriptor`.
+    Kernel modules are not looked at.
   }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "bit width of index values in the lowered host code (32 or 64)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TileConvertNVGPUToNVVM
@@ -173,7 +200,8 @@ def TileConvertNVGPUToNVVM
     `convert-gpu-to-nvvm` cannot lower a signature holding the descriptor
     type; their positions in the lowered signature are recorded in the
     kernel's `tile.tensor_map_args` attribute for
-    `tile-grid-constant-tensor-maps`.
+    `tile-grid-constant-tensor-maps`. Tensor maps are made on the host: an
+    `nvgpu.tma.create.descriptor` in the module is an error.
 
     ```mlir
     %f = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
