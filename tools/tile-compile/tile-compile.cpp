@@ -78,6 +78,12 @@ static cl::opt<std::string>
               cl::init(""), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("write PTX only"),
                              cl::init(false), cl::cat(category));
+static cl::opt<bool> noWarpSpecialize(
+    "no-warp-specialize",
+    cl::desc("on sm_90a, keep pipelined loops on cp.async instead of TMA "
+             "loads from a producer warpgroup (for tensors whose rows are "
+             "not 16-byte aligned)"),
+    cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("set the kernel parameter NAME, which the file declares "
@@ -852,6 +858,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.optLevel = optLevel;
   options.indexBitwidth = indexBitwidth;
+  options.warpSpecialize = !noWarpSpecialize;
   options.format = "isa";
   options.toolkit = toolkitPath;
   auto reportError = [](const Twine &message) {

@@ -6,13 +6,20 @@
 // boxes, one per 128-byte swizzle row), announced on the stage's full
 // mbarrier as 48 KiB; the consumers wait on it and multiply with four
 // m64n256k16 wgmma per 64-deep K step, then release the stage. The block
-// is 384 threads and nothing spills.
+// is 384 threads and nothing spills. With --no-warp-specialize the same
+// kernel keeps its cp.async pipeline (for rows that TMA cannot address):
+// each thread fences its landed copies for the async proxy before the
+// barrier, and wgmma reads them.
 
 // RUN: rm -rf %t && tile-compile %tile_src/kernels/gemm_nn.mlir -o %t --no-cubin --chip sm_90a \
 // RUN:   --index-bitwidth 32 -D BM=128 -D BN=256 -D BK=64 -D THREADS=256 -D STAGES=4 > /dev/null
 // RUN: FileCheck %s --implicit-check-not=.local < %t/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=INST < %t/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/gemm_nn_kernel.manifest
+// RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/cp --no-cubin --chip sm_90a \
+// RUN:   --index-bitwidth 32 --no-warp-specialize -D STAGES=4 > /dev/null
+// RUN: FileCheck %s --check-prefix=CPASYNC < %t/cp/gemm_nn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=CPASYNC-WGMMA < %t/cp/gemm_nn_kernel.ptx
 
 // CHECK: .visible .entry gemm_nn_kernel(
 // CHECK-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
@@ -39,3 +46,11 @@
 // MANIFEST: param arg1_tmap0 tensormap arg1 box 64x64 swizzle 128b interleave none l2 256b oob zero
 // MANIFEST: block 384 1 1
 // MANIFEST: shared 196672
+
+// CPASYNC: .maxntid 128, 1, 1
+// CPASYNC-NOT: cp.async.bulk.tensor
+// CPASYNC: cp.async.cg.shared.global
+// CPASYNC: cp.async.wait_group 2;
+// CPASYNC-NEXT: fence.proxy.async.shared::cta;
+// CPASYNC-NEXT: bar.sync 0;
+// CPASYNC-WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
