@@ -123,7 +123,12 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       whose 16-byte rows stay contiguous, element loads for other shared
       layouts, the registers of fragment operands (rs, sr, rr), and one
       `nvgpu.mma.sync` per 16x8 block of C: m16n8k16 for f16/bf16,
-      m16n8k8 (tf32) for f32, m16n8k32 for signed i8.
+      m16n8k8 (tf32) for f32, m16n8k32 for signed i8. With `chip=sm_90a`,
+      a gemm whose operands are both in shared memory and whose layouts
+      layout inference made for wgmma (f16/bf16 into f32, the `wgmma_c`
+      accumulator) becomes `nvvm.wgmma.mma_async` m64nNk16 per warpgroup on
+      descriptors read off the operand layouts (32/64/128-byte swizzles,
+      K- or M/N-major), fenced, committed and waited for as one group.
 
     `tile.pipelined` loops are software-pipelined first: their copies from
     global into whole shared buffers that the rest of the body only reads
@@ -157,6 +162,34 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     nvvm.cp.async.wait.group 0
     ```
     A loop without such copies becomes a plain `scf.for`.
+
+    With `chip=sm_90a` (and `warp-specialize`, the default), a loop directly
+    in the kernel whose copies TMA can do is instead warp-specialized: the
+    host makes one tensor map per copy (`nvgpu.tma.create.descriptor`), the
+    kernel gains a producer warpgroup (`tile.producer_threads = 128`) whose
+    first thread issues the copies as `cp.async.bulk.tensor` on per-stage
+    "full" mbarriers after waiting on the stage's "empty" one, and the
+    kernel's own threads run everything else, the loop body once its stage
+    is full:
+    ```mlir
+    %d = nvgpu.tma.create.descriptor %A' box[%c128, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<...>
+    tile.kernel ... threads(256) attributes {tile.producer_threads = 128 : i64} {
+      (shared allocations, register arrays, 2 x 3 mbarriers)
+      scf.if %tid == 0 { nvvm.mbarrier.init ... }   gpu.barrier
+      scf.if %tid < 256 {
+        nvvm.setmaxregister increase 232
+        scf.for %i { nvvm.mbarrier.try_wait.parity full[i mod 3], (i / 3) mod 2
+                     wgmma on slot i mod 3;  nvvm.mbarrier.arrive empty[i mod 3] }
+        epilogue
+      } else {
+        nvvm.setmaxregister decrease 40
+        scf.if %tid == 256 { scf.for %i {
+          nvvm.mbarrier.try_wait.parity empty[i mod 3], 1 - (i / 3) mod 2
+          nvvm.mbarrier.arrive.expect_tx full[i mod 3], 49152
+          nvvm.cp.async.bulk.tensor.shared.cluster.global ... (5 boxes) } }
+      } {tile.consumers}
+    }
+    ```
 
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
