@@ -74,7 +74,7 @@ SHAPES = PAPER_SHAPES + RAGGED_SHAPES
 
 KERNEL_NAME = re.compile(r"gemm_(nn|nt|tn)_kernel")
 # Element types the variants may use, by their MLIR names.
-INPUT_TYPES = ("f16", "bf16", "i8")
+INPUT_TYPES = ("f16", "bf16", "i8", "f8E4M3FN", "f8E5M2")
 OUTPUT_TYPES = ("f16", "bf16", "f32", "i32")
 # Relative spacing of the floating-point output types (one ulp at 1.0).
 ULP = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23}
@@ -154,7 +154,7 @@ def operand_shapes(layout, m, n, k):
     return a, b
 
 
-def tolerance(ot, k, ct="f32"):
+def tolerance(ot, k, ct="f32", at="f16"):
     """(rtol, atol) for an output of type `ot` of a K-deep product of inputs
     in [-1, 1): exact for integers; otherwise four ulps of the output type
     relative, and an absolute floor that grows like the dot product itself,
@@ -163,6 +163,10 @@ def tolerance(ot, k, ct="f32"):
     floor is K * 2^-11 / 3 * 3 (three times the expected drift)."""
     if ot.startswith("i"):
         return 0.0, 0.0
+    if at.startswith("f8"):
+        # Hopper's fp8 tensor cores add into a narrower-than-f32 sum (about
+        # 14 bits kept, per the DeepSeek-V3 report): allow K * 2^-14.
+        return 4 * ULP[ot], k * 2.0 ** -14
     if ct == "f16":
         return 4 * ULP[ot], k * 2.0 ** -11
     return 4 * ULP[ot], 1e-4 * math.sqrt(k)
@@ -255,7 +259,9 @@ if triton is not None:
 
 def torch_dtype(name):
     return {"f16": torch.float16, "bf16": torch.bfloat16,
-            "f32": torch.float32, "i8": torch.int8, "i32": torch.int32}[name]
+            "f32": torch.float32, "i8": torch.int8, "i32": torch.int32,
+            "f8E4M3FN": torch.float8_e4m3fn,
+            "f8E5M2": torch.float8_e5m2}[name]
 
 
 def make_operands(variant, m, n, k, gen):
@@ -281,6 +287,17 @@ def make_operands(variant, m, n, k, gen):
 
 def cublas_fn(variant, av, bv):
     """The cuBLAS call for these operands, or None where torch has none."""
+    if variant.at.startswith("f8"):
+        # cuBLASLt's fp8 GEMM: A row-major, B column-major (the NT layout),
+        # unit scales.
+        one = torch.ones((), device="cuda")
+        call = lambda: torch._scaled_mm(av, bv, scale_a=one, scale_b=one,
+                                        out_dtype=torch_dtype(variant.ot))
+        try:
+            call()
+        except Exception:  # a layout or shape cuBLASLt's fp8 path rejects
+            return None
+        return call
     if variant.at != "i8":
         return lambda: torch.matmul(av, bv)
     m, k = av.shape
@@ -366,7 +383,7 @@ def main():
     for variant in variants:
         for name, m, n, k in shapes:
             a, b, av, bv, ref = make_operands(variant, m, n, k, gen)
-            rtol, atol = tolerance(variant.ot, k, variant.ct)
+            rtol, atol = tolerance(variant.ot, k, variant.ct, variant.at)
             out = torch.empty(m, n, dtype=torch_dtype(variant.ot),
                               device="cuda")
             label = [variant.name(args.kernels), variant.layout.upper(),
@@ -391,7 +408,7 @@ def main():
                 elif not args.check_only:
                     tile_ms = r["median_ms"]
             tri_ms, tri_status = None, "-"
-            if not args.no_triton:
+            if not args.no_triton and not variant.at.startswith("f8"):
                 triton_matmul(av, bv, out)  # autotunes on the first call
                 out.fill_(float("nan") if out.is_floating_point()
                           else -2 ** 31)

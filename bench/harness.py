@@ -17,7 +17,8 @@ import torch
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
           torch.float64: "f64", torch.int8: "i8", torch.int32: "i32",
-          torch.int64: "i64"}
+          torch.int64: "i64", torch.float8_e4m3fn: "f8E4M3FN",
+          torch.float8_e5m2: "f8E5M2"}
 
 
 def dims(t):
@@ -82,10 +83,13 @@ def time_torch(fn, reps=100, warmup=10):
 
 
 def nonzero_rand(*shape, dtype=torch.float32, device="cuda", generator=None):
-    """Uniform in [-1, 1) with exact zeros moved to 0.5."""
+    """Uniform in [-1, 1) with exact zeros moved to 0.5 (for 8-bit floats,
+    every value below 2^-6 in magnitude, which may round to zero)."""
     t = torch.rand(*shape, device=device, generator=generator,
                    dtype=torch.float32) * 2 - 1
-    t[t == 0] = 0.5
+    tiny = 2.0 ** -6 if dtype in (torch.float8_e4m3fn, torch.float8_e5m2) \
+        else 0.0
+    t[t.abs() <= tiny] = 0.5
     return t.to(dtype)
 
 

@@ -141,7 +141,7 @@ def run_space(args):
     for name, m, n, k in shapes:
         v0 = variants[0]
         a, b, av, bv, ref = make_operands(v0, m, n, k, gen)
-        rtol, atol = tolerance(v0.ot, k, v0.ct)
+        rtol, atol = tolerance(v0.ot, k, v0.ct, v0.at)
         fn = cublas_fn(v0, av, bv)
         blas = tflops(m, n, k, time_torch(fn, reps=args.reps)[0]) \
             if fn else None

@@ -595,8 +595,9 @@ std::optional<LogicalResult> LayoutInference::inferWgmmaGemm(GemmOp gemm,
   std::optional<WgmmaPlan> plan = planWgmma(
       options.chip, aType.getElementType(), bType.getElementType(),
       cType.getElementType(), isWgmmaShared(lookup(gemm.getA()), aType),
-      isWgmmaShared(lookup(gemm.getB()), bType), aType.getShape(),
-      bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
+      isWgmmaShared(lookup(gemm.getB()), bType), gemm.getTransposeA(),
+      gemm.getTransposeB(), aType.getShape(), bType.getShape(), m, n, kDim,
+      threads, gemm.getPolicy());
   if (!plan)
     return std::nullopt;
   BuiltinChain chain;

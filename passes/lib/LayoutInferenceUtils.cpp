@@ -421,20 +421,31 @@ mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
 
 std::optional<WgmmaPlan>
 mlir::tile::planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared,
-                      bool bShared, ArrayRef<int64_t> aShape,
-                      ArrayRef<int64_t> bShape, int64_t m, int64_t n, int64_t k,
-                      int64_t threads, GemmPolicy policy) {
+                      bool bShared, bool transposeA, bool transposeB,
+                      ArrayRef<int64_t> aShape, ArrayRef<int64_t> bShape,
+                      int64_t m, int64_t n, int64_t k, int64_t threads,
+                      GemmPolicy policy) {
   // wgmma exists only in the architecture-specific sm_90a target.
-  if (chip != "sm_90a" || !aShared || !bShared || a != b)
+  if (chip != "sm_90a" || !aShared || !bShared || !c.isF32())
     return std::nullopt;
-  if (!(a.isF16() || a.isBF16()) || !c.isF32())
+  auto isF8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  int64_t instrK = 16;
+  if (isF8(a) && isF8(b)) {
+    // 8-bit floats: k32, and both operands K-major (A stored M x K, B
+    // stored N x K).
+    if (transposeA || !transposeB)
+      return std::nullopt;
+    instrK = 32;
+  } else if (a != b || !(a.isF16() || a.isBF16())) {
     return std::nullopt;
+  }
   // Shared operands are read through swizzled descriptors: every operand
   // needs 8-row groups and rows of at least one 32-byte swizzle atom.
+  int64_t atom = 32 / (a.getIntOrFloatBitWidth() / 8);
   for (ArrayRef<int64_t> shape : {aShape, bShape})
-    if (shape.size() != 2 || shape[0] % 8 || shape[1] % 16)
+    if (shape.size() != 2 || shape[0] % 8 || shape[1] % atom)
       return std::nullopt;
-  if (threads % 128 || k % 16)
+  if (threads % 128 || k % instrK)
     return std::nullopt;
   int64_t groups = threads / 128;
   // Warpgroups split M first, under `square` too: one wide instruction
@@ -448,6 +459,7 @@ mlir::tile::planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared,
     WgmmaPlan plan;
     plan.wgM = gm;
     plan.wgN = gn;
+    plan.k = instrK;
     // The widest instruction (at most n256) that divides the warpgroup's
     // columns.
     int64_t cols = n / gn;

@@ -200,6 +200,7 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
   Location loc = op.getLoc();
   MemRefType aType = op.getA().getType(), cType = op.getC().getType();
   Type aElt = aType.getElementType(), cElt = cType.getElementType();
+  Type bElt = op.getB().getType().getElementType();
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
   int64_t wgRows = m / plan.wgM, wgCols = n / plan.wgN;
@@ -351,13 +352,17 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
                  : base[i];
   };
 
-  // Accumulators, one struct per instruction block.
+  // Accumulators, one struct per instruction block. 8-bit float wgmma adds
+  // into a sum narrower than f32 (about 14 bits kept): the gemm's products
+  // go to fresh accumulators (the first instruction ignores them) that are
+  // then added to C in f32, so the narrow sums span one gemm's K only.
+  bool promote = isa<Float8E4M3FNType, Float8E5M2Type>(aElt);
   auto accType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, cElt));
   SmallVector<Value> acc;
   for (int64_t blk = 0; blk < mBlocks * nBlocks; ++blk) {
     Value s = LLVM::PoisonOp::create(b, loc, accType);
-    for (int64_t i = 0; i < accRegs; ++i) {
+    for (int64_t i = 0; !promote && i < accRegs; ++i) {
       Value e = op.getClearAccum()
                     ? zeroOf(b, loc, cElt)
                     : memref::LoadOp::create(
@@ -368,8 +373,15 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
     }
     acc.push_back(s);
   }
-  auto wgmmaType =
-      aElt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto wgmmaType = [](Type t) {
+    if (t.isBF16())
+      return NVVM::WGMMATypes::bf16;
+    if (isa<Float8E4M3FNType>(t))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(t))
+      return NVVM::WGMMATypes::e5m2;
+    return NVVM::WGMMATypes::f16;
+  };
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t mb = 0; mb < mBlocks; ++mb)
@@ -378,10 +390,12 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
         c = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accType, c, descriptor(0, mb, ks), descriptor(1, nb, ks),
             NVVM::MMAShapeAttr::get(ctx, 64, plan.instrN, plan.k),
-            NVVM::WGMMATypesAttr::get(ctx, wgmmaType),
-            NVVM::WGMMATypesAttr::get(ctx, wgmmaType),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(aElt)),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(bElt)),
             NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleOutAttr::get(ctx, promote && ks == 0
+                                                  ? NVVM::WGMMAScaleOut::zero
+                                                  : NVVM::WGMMAScaleOut::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
             NVVM::MMALayoutAttr::get(ctx, ops[0].kOuter ? NVVM::MMALayout::col
@@ -410,8 +424,11 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
       LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
   for (size_t i = 0; i < values.size(); ++i) {
     Value e = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
-    memref::StoreOp::create(b, loc, e, cRegs,
-                            ValueRange{cst(b, loc, cRegOf[i])});
+    Value reg = cst(b, loc, cRegOf[i]);
+    if (promote && !op.getClearAccum())
+      e = arith::AddFOp::create(
+          b, loc, memref::LoadOp::create(b, loc, cRegs, ValueRange{reg}), e);
+    memref::StoreOp::create(b, loc, e, cRegs, ValueRange{reg});
   }
   op.erase();
   return success();
@@ -431,7 +448,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     if (std::optional<WgmmaPlan> plan =
             planWgmma(chip, aElt, bType.getElementType(), cElt,
                       space(op.getA()) == MemorySpace::Shared,
-                      space(op.getB()) == MemorySpace::Shared, aType.getShape(),
+                      space(op.getB()) == MemorySpace::Shared,
+                      op.getTransposeA(), op.getTransposeB(), aType.getShape(),
                       bType.getShape(), cType.getDimSize(0),
                       cType.getDimSize(1), kDim, threads, op.getPolicy()))
       if (std::optional<LogicalResult> done = lowerWgmma(op, *plan))

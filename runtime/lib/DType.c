@@ -16,11 +16,18 @@ static const struct {
   tileRtDType dtype;
   size_t size;
 } dtypeTable[] = {
-    {"i1", TILE_RT_DTYPE_I1, 1},   {"i8", TILE_RT_DTYPE_I8, 1},
-    {"i16", TILE_RT_DTYPE_I16, 2}, {"i32", TILE_RT_DTYPE_I32, 4},
-    {"i64", TILE_RT_DTYPE_I64, 8}, {"index", TILE_RT_DTYPE_INDEX, 8},
-    {"f16", TILE_RT_DTYPE_F16, 2}, {"bf16", TILE_RT_DTYPE_BF16, 2},
-    {"f32", TILE_RT_DTYPE_F32, 4}, {"f64", TILE_RT_DTYPE_F64, 8},
+    {"i1", TILE_RT_DTYPE_I1, 1},
+    {"i8", TILE_RT_DTYPE_I8, 1},
+    {"i16", TILE_RT_DTYPE_I16, 2},
+    {"i32", TILE_RT_DTYPE_I32, 4},
+    {"i64", TILE_RT_DTYPE_I64, 8},
+    {"index", TILE_RT_DTYPE_INDEX, 8},
+    {"f16", TILE_RT_DTYPE_F16, 2},
+    {"bf16", TILE_RT_DTYPE_BF16, 2},
+    {"f32", TILE_RT_DTYPE_F32, 4},
+    {"f64", TILE_RT_DTYPE_F64, 8},
+    {"f8E4M3FN", TILE_RT_DTYPE_F8E4M3FN, 1},
+    {"f8E5M2", TILE_RT_DTYPE_F8E5M2, 1},
 };
 
 #define DTYPE_COUNT (sizeof(dtypeTable) / sizeof(dtypeTable[0]))
@@ -51,7 +58,8 @@ size_t tileRtDTypeSize(tileRtDType dtype) {
 
 int tileRtDTypeIsFloat(tileRtDType dtype) {
   return dtype == TILE_RT_DTYPE_F16 || dtype == TILE_RT_DTYPE_BF16 ||
-         dtype == TILE_RT_DTYPE_F32 || dtype == TILE_RT_DTYPE_F64;
+         dtype == TILE_RT_DTYPE_F32 || dtype == TILE_RT_DTYPE_F64 ||
+         dtype == TILE_RT_DTYPE_F8E4M3FN || dtype == TILE_RT_DTYPE_F8E5M2;
 }
 
 static float bitsToFloat(uint32_t bits) {
@@ -126,6 +134,73 @@ uint16_t tileRtF32ToBF16(float value) {
   return (uint16_t)(x >> 16);
 }
 
+/// The fields of an 8-bit float format: mantissa bits and exponent bias.
+static void f8Format(tileRtDType dtype, int *mantBits, int *bias) {
+  int e4m3 = dtype == TILE_RT_DTYPE_F8E4M3FN;
+  *mantBits = e4m3 ? 3 : 2;
+  *bias = e4m3 ? 7 : 15;
+}
+
+/// `x` (0 <= x < 2^22) rounded to the nearest integer, ties to even: adding
+/// 2^23 leaves no fraction bits in binary32 (the default rounding mode does
+/// the rest), without needing libm.
+static long roundHalfEven(float x) {
+  volatile float shifted = x + 0x1p23f;
+  return (long)(shifted - 0x1p23f);
+}
+
+float tileRtF8ToF32(tileRtDType dtype, uint8_t bits) {
+  int mantBits, bias;
+  f8Format(dtype, &mantBits, &bias);
+  int expBits = 7 - mantBits;
+  int sign = bits >> 7;
+  int exp = (bits >> mantBits) & ((1 << expBits) - 1);
+  int mant = bits & ((1 << mantBits) - 1);
+  float v;
+  if (dtype == TILE_RT_DTYPE_F8E4M3FN && exp == 15 && mant == 7)
+    v = NAN;
+  else if (dtype == TILE_RT_DTYPE_F8E5M2 && exp == 31)
+    v = mant ? NAN : INFINITY;
+  else if (exp == 0) // subnormal: mant * 2^(1 - bias - mantBits)
+    v = ldexpf((float)mant, 1 - bias - mantBits);
+  else
+    v = ldexpf((float)((1 << mantBits) | mant), exp - bias - mantBits);
+  return sign ? -v : v;
+}
+
+uint8_t tileRtF32ToF8(tileRtDType dtype, float value) {
+  int mantBits, bias;
+  f8Format(dtype, &mantBits, &bias);
+  int e4m3 = dtype == TILE_RT_DTYPE_F8E4M3FN;
+  uint8_t sign = signbit(value) ? 0x80 : 0;
+  uint8_t nan = e4m3 ? 0x7f : 0x7e, inf = e4m3 ? 0x7f : 0x7c;
+  if (isnan(value))
+    return sign | nan;
+  float a = fabsf(value);
+  // The largest finite value plus half an ulp rounds up and out of range.
+  float overflow = e4m3 ? 464.0f : 61440.0f;
+  if (a >= overflow)
+    return sign | inf;
+  int e;
+  frexpf(a, &e);          // a = m * 2^e, m in [0.5, 1)
+  int exp = e - 1 + bias; // biased exponent of a normal result
+  if (a == 0.0f || exp < 1) {
+    // Subnormal (or zero): a multiple of 2^(1 - bias - mantBits); a count of
+    // 1 << mantBits is the smallest normal, which the same bits encode.
+    long q = roundHalfEven(ldexpf(a, bias - 1 + mantBits));
+    return sign | (uint8_t)q;
+  }
+  long q = roundHalfEven(ldexpf(a, mantBits - (e - 1))); // [2^mb, 2^(mb+1)]
+  if (q == (2L << mantBits)) {
+    q >>= 1;
+    ++exp;
+  }
+  uint8_t bits = (uint8_t)((exp << mantBits) | (q & ((1 << mantBits) - 1)));
+  if ((e4m3 && bits == 0x7f) || (!e4m3 && exp >= 31))
+    return sign | inf;
+  return sign | bits;
+}
+
 double tileRtLoadElement(tileRtDType dtype, const void *data, size_t index) {
   const unsigned char *p = (const unsigned char *)data;
   switch (dtype) {
@@ -167,6 +242,9 @@ double tileRtLoadElement(tileRtDType dtype, const void *data, size_t index) {
     memcpy(&v, p + 8 * index, 8);
     return v;
   }
+  case TILE_RT_DTYPE_F8E4M3FN:
+  case TILE_RT_DTYPE_F8E5M2:
+    return tileRtF8ToF32(dtype, p[index]);
   case TILE_RT_DTYPE_INVALID:
     break;
   }
@@ -232,6 +310,10 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
   }
   case TILE_RT_DTYPE_F64:
     memcpy(p + 8 * index, &value, 8);
+    return;
+  case TILE_RT_DTYPE_F8E4M3FN:
+  case TILE_RT_DTYPE_F8E5M2:
+    p[index] = tileRtF32ToF8(dtype, (float)value);
     return;
   case TILE_RT_DTYPE_INVALID:
     return;

@@ -544,6 +544,8 @@ tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
   switch (dtype) {
   case TILE_RT_DTYPE_I8:
   case TILE_RT_DTYPE_I1:
+  case TILE_RT_DTYPE_F8E4M3FN:
+  case TILE_RT_DTYPE_F8E5M2:
     dataType = 0;
     break;
   case TILE_RT_DTYPE_I16:

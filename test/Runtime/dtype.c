@@ -141,8 +141,9 @@ int main(void) {
   // CHECK: inf -> f16 0xfc00 bf16 0x7f80
 
   // Element stores and loads of every dtype.
-  static const char *const names[] = {"i1",    "i8",  "i16",  "i32", "i64",
-                                      "index", "f16", "bf16", "f32", "f64"};
+  static const char *const names[] = {"i1",  "i8",    "i16",      "i32",
+                                      "i64", "index", "f16",      "bf16",
+                                      "f32", "f64",   "f8E4M3FN", "f8E5M2"};
   static const double values[] = {-1.5, 300.75, 1e30};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     tileRtDType dt = tileRtDTypeFromName(names[i], strlen(names[i]));
@@ -164,6 +165,54 @@ int main(void) {
   // CHECK: bf16 size 2: -1.5 300 1.00025555e+30
   // CHECK: f32 size 4: -1.5 300.75 1.00000002e+30
   // CHECK: f64 size 8: -1.5 300.75 1e+30
+  // CHECK: f8E4M3FN size 1: -1.5 288 nan
+  // CHECK: f8E5M2 size 1: -1.5 320 inf
+  // 8-bit floats: every pattern round-trips, and binary32 rounds to the
+  // nearest of the 256 decoded values (ties to an even pattern), checked
+  // against an exhaustive search on a dense sample of finite inputs.
+  static const tileRtDType f8Types[] = {TILE_RT_DTYPE_F8E4M3FN,
+                                        TILE_RT_DTYPE_F8E5M2};
+  for (size_t t = 0; t < 2; ++t) {
+    tileRtDType dt = f8Types[t];
+    double maxFinite = dt == TILE_RT_DTYPE_F8E4M3FN ? 448.0 : 57344.0;
+    double ulpAtMax = dt == TILE_RT_DTYPE_F8E4M3FN ? 32.0 : 8192.0;
+    unsigned trips = 0, mismatches = 0;
+    for (unsigned b = 0; b < 256; ++b) {
+      float v = tileRtF8ToF32(dt, (uint8_t)b);
+      if (!isnan(v) && tileRtF32ToF8(dt, v) != b)
+        ++trips;
+    }
+    for (int64_t i = -40000; i <= 40000; ++i) {
+      float x = (float)(i * (maxFinite + ulpAtMax) / 40000.0) * 1.0000001f;
+      if (fabs(x) >= maxFinite + ulpAtMax / 2)
+        continue;
+      int best = -1;
+      double bestDist = 0;
+      for (int b = 0; b < 256; ++b) {
+        float v = tileRtF8ToF32(dt, (uint8_t)b);
+        if (isnan(v) || isinf(v) || (v == 0 && signbit(v) != signbit(x)))
+          continue;
+        double d = fabs((double)v - (double)x);
+        if (best < 0 || d < bestDist || (d == bestDist && !(b & 1))) {
+          best = b;
+          bestDist = d;
+        }
+      }
+      if (tileRtF32ToF8(dt, x) != (unsigned)best)
+        ++mismatches;
+    }
+    printf("%s: %u round-trip failures, %u rounding mismatches\n",
+           tileRtDTypeName(dt), trips, mismatches);
+  }
+  // CHECK: f8E4M3FN: 0 round-trip failures, 0 rounding mismatches
+  // CHECK: f8E5M2: 0 round-trip failures, 0 rounding mismatches
+  printf("f8 cases: %02x %02x %02x %02x %02x\n",
+         tileRtF32ToF8(TILE_RT_DTYPE_F8E4M3FN, 448.0f),
+         tileRtF32ToF8(TILE_RT_DTYPE_F8E4M3FN, 0x1p-9f),
+         tileRtF32ToF8(TILE_RT_DTYPE_F8E4M3FN, -1000.0f),
+         tileRtF32ToF8(TILE_RT_DTYPE_F8E5M2, 57344.0f),
+         tileRtF32ToF8(TILE_RT_DTYPE_F8E5M2, 0x1p-16f));
+  // CHECK: f8 cases: 7e 01 ff 7b 01
   printf("unknown: %d %s\n", tileRtDTypeFromName("f17", 3),
          tileRtDTypeName(TILE_RT_DTYPE_INVALID));
   // CHECK: unknown: 0 ?

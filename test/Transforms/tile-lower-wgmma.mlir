@@ -101,3 +101,34 @@ func.func @int8(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
   }
   return
 }
+
+// -----
+
+// 8-bit floats, both operands stored K innermost (A: M x K, B: N x K): k32
+// instructions, A e4m3 and B e5m2 (wgmma mixes them), 128-byte swizzles of
+// 128 one-byte elements per row. The narrow fp8 sums start from zero in
+// each gemm (the first instruction scales D by zero) and are added to the
+// f32 accumulators after the wait.
+
+// CHECK-LABEL: func.func @f8_nt
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-COUNT-64: arith.addf
+func.func @f8_nt(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<128x128xf8E5M2, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x128xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf8E4M3FN> -> memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf8E5M2> -> memref<128x128xf8E5M2, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf {transpose_b} : memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, memref<128x128xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x128xf32, #tile.fragment> -> memref<?x?xf16>
+  }
+  return
+}

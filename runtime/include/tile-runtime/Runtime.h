@@ -81,6 +81,10 @@ typedef enum tileRtDType {
   TILE_RT_DTYPE_BF16,
   TILE_RT_DTYPE_F32,
   TILE_RT_DTYPE_F64,
+  /// 8-bit floats: 4-bit exponent and 3-bit mantissa without infinities
+  /// (f8E4M3FN), 5-bit exponent and 2-bit mantissa (f8E5M2).
+  TILE_RT_DTYPE_F8E4M3FN,
+  TILE_RT_DTYPE_F8E5M2,
 } tileRtDType;
 
 /// Parses an MLIR element type name ("f16", "i32", "index") of `len` bytes
@@ -93,7 +97,7 @@ const char *tileRtDTypeName(tileRtDType dtype);
 /// Returns the size in bytes of one element in memory (index: 8, i1: 1).
 size_t tileRtDTypeSize(tileRtDType dtype);
 
-/// Returns nonzero for f16, bf16, f32 and f64.
+/// Returns nonzero for f8E4M3FN, f8E5M2, f16, bf16, f32 and f64.
 int tileRtDTypeIsFloat(tileRtDType dtype);
 
 /// IEEE binary16 to binary32; exact, keeps signed zeros, infinities, NaNs.
@@ -105,6 +109,12 @@ uint16_t tileRtF32ToF16(float value);
 float tileRtBF16ToF32(uint16_t bits);
 /// binary32 to bfloat16, rounding to nearest even; NaNs stay quiet NaNs.
 uint16_t tileRtF32ToBF16(float value);
+/// An 8-bit float (`dtype` f8E4M3FN or f8E5M2) to binary32; exact.
+float tileRtF8ToF32(tileRtDType dtype, uint8_t bits);
+/// binary32 to an 8-bit float, rounding to nearest even. Beyond the
+/// largest finite value f8E4M3FN gives NaN (it has no infinity) and
+/// f8E5M2 infinity.
+uint8_t tileRtF32ToF8(tileRtDType dtype, float value);
 
 /// Reads element `index` of the array `data` of `dtype` as a double.
 /// `data` must be non-null and hold more than `index` elements.

@@ -20,6 +20,11 @@
 // RUN:   --index-bitwidth 32 --no-warp-specialize -D STAGES=4 > /dev/null
 // RUN: FileCheck %s --check-prefix=CPASYNC < %t/cp/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CPASYNC-WGMMA < %t/cp/gemm_nn_kernel.ptx
+// RUN: tile-compile %tile_src/kernels/gemm_nt.mlir -o %t/f8 --no-cubin --chip sm_90a \
+// RUN:   --index-bitwidth 32 -D AT=f8E4M3FN -D OT=f16 -D BM=128 -D BN=256 -D BK=128 \
+// RUN:   -D THREADS=256 -D STAGES=3 > /dev/null
+// RUN: FileCheck %s --check-prefix=FP8 < %t/f8/gemm_nt_kernel.ptx
+// RUN: FileCheck %s --check-prefix=FP8-MANIFEST < %t/f8/gemm_nt_kernel.manifest
 
 // CHECK: .visible .entry gemm_nn_kernel(
 // CHECK-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
@@ -54,3 +59,11 @@
 // CPASYNC-NEXT: fence.proxy.async.shared::cta;
 // CPASYNC-NEXT: bar.sync 0;
 // CPASYNC-WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+
+// fp8 (NT, both operands K-major): 128-deep K steps of four k32 wgmma,
+// 128x128 and 256x128 boxes of one-byte elements.
+// FP8: setmaxnreg.inc.sync.aligned.u32 232;
+// FP8-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// FP8-MANIFEST: param arg0 memref<?x?xf8E4M3FN> descriptor
+// FP8-MANIFEST: param arg0_tmap0 tensormap arg0 box 128x128 swizzle 128b
+// FP8-MANIFEST: param arg1_tmap0 tensormap arg1 box 256x128 swizzle 128b
