@@ -592,13 +592,19 @@ std::optional<LogicalResult> LayoutInference::inferWgmmaGemm(GemmOp gemm,
                                                              int64_t kDim) {
   MemRefType aType = gemm.getA().getType(), bType = gemm.getB().getType(),
              cType = gemm.getC().getType();
+  // A may also come from registers (rs): 16-bit, stored M x K, one m64
+  // block per warpgroup.
+  Buffer *aBuffer = lookup(gemm.getA());
+  bool aInRegisters =
+      aBuffer && aBuffer->space == MemorySpace::Fragment &&
+      isWgmmaRegisterA(aType.getElementType(), gemm.getTransposeA());
   std::optional<WgmmaPlan> plan = planWgmma(
       options.chip, aType.getElementType(), bType.getElementType(),
-      cType.getElementType(), isWgmmaShared(lookup(gemm.getA()), aType),
+      cType.getElementType(), aInRegisters || isWgmmaShared(aBuffer, aType),
       isWgmmaShared(lookup(gemm.getB()), bType), gemm.getTransposeA(),
       gemm.getTransposeB(), aType.getShape(), bType.getShape(), m, n, kDim,
       threads, gemm.getPolicy());
-  if (!plan)
+  if (!plan || (aInRegisters && m != 64 * plan->wgM))
     return std::nullopt;
   BuiltinChain chain;
   chain.name = "wgmma_c";
@@ -614,9 +620,27 @@ std::optional<LogicalResult> LayoutInference::inferWgmmaGemm(GemmOp gemm,
                     std::to_string(plan->wgN) + " warpgroups";
   if (failed(requireFragment(gemm.getC(), *c, {gemm, why})))
     return failure();
+  if (aInRegisters) {
+    // Warp w of the block holds rows 16w..16w+15 of A as the mma.sync A
+    // fragment, for every k16 step; warpgroups along N hold copies.
+    BuiltinChain a;
+    a.name = "mma_m16n8k16_a";
+    a.repeat = {1, kDim / 16};
+    a.repeatOnThread = {4 * plan->wgM, 1};
+    a.replicate = plan->wgN;
+    std::optional<Fragment> fragment =
+        buildBuiltinChain(ctx, a, aType.getShape(), error);
+    if (!fragment)
+      return gemm.emitOpError()
+             << "cannot build the wgmma register fragment of A: " << error;
+    if (failed(requireFragment(gemm.getA(), *fragment,
+                               {gemm, "the register A operand of the wgmma "
+                                      "gemm"})))
+      return failure();
+  }
   for (Value operand : {gemm.getA(), gemm.getB()}) {
     Buffer *buffer = lookup(operand);
-    if (buffer->layout)
+    if (buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
     auto type = cast<MemRefType>(operand.getType());
     buffer->layout = getOperandLayout(

@@ -81,6 +81,12 @@ std::optional<WgmmaPlan> planWgmma(StringRef chip, Type a, Type b, Type c,
                                    int64_t n, int64_t k, int64_t threads,
                                    GemmPolicy policy);
 
+/// Whether wgmma can take A of element type `a` from registers (rs): f16
+/// or bf16 stored M x K (not `transposeA`).
+inline bool isWgmmaRegisterA(Type a, bool transposeA) {
+  return (a.isF16() || a.isBF16()) && !transposeA;
+}
+
 } // namespace tile
 } // namespace mlir
 

@@ -194,6 +194,43 @@ matchWgmmaBlock(const Layout &layout, int64_t atom, bool kOuter,
   return block;
 }
 
+/// wgmma.mma_async m64`n`k16 with A from registers (`a`: four 32-bit
+/// registers of two `type` elements each) and B from shared memory
+/// (`descB`, `transB` for B stored K x N), accumulating into the f32 struct
+/// `acc`. Upstream's op has no register-A form, so this is inline PTX.
+static Value emitRegisterAWgmma(OpBuilder &b, Location loc, Value acc,
+                                ArrayRef<Value> a, Value descB, int64_t n,
+                                StringRef type, bool transB) {
+  auto accType = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t regs = accType.getBody().size();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  operands.append(a.begin(), a.end());
+  operands.push_back(descB);
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "."
+     << type << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, {$" << 2 * regs << ", $" << 2 * regs + 1 << ", $" << 2 * regs + 2
+     << ", $" << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1, "
+     << (transB ? 1 : 0) << ";\n}";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l";
+  return LLVM::InlineAsmOp::create(b, loc, accType, operands, text, constraints,
+                                   /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
                                                         const WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
@@ -250,7 +287,34 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
   ops[0].kOuter = op.getTransposeA();
   ops[1].value = op.getB();
   ops[1].kOuter = !op.getTransposeB();
-  for (int i = 0; i < 2; ++i) {
+  // A in registers (rs): the register of each (k step, element) of the
+  // mma.sync-shaped A fragment of every warp.
+  bool aInRegisters =
+      getMemorySpace(op.getA().getType()) == MemorySpace::Fragment;
+  SmallVector<int64_t> aRegOf;
+  if (aInRegisters) {
+    auto aIt = fragments.find(op.getA());
+    std::string error;
+    std::optional<Fragment> atom =
+        getBuiltinFragment(ctx, "mma_m16n8k16_a", {16, 16}, 0, error);
+    std::optional<Layout> inv = atom ? atom->inverse() : std::nullopt;
+    if (aIt == fragments.end() || !inv || mBlocks != 1)
+      return std::nullopt;
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      for (int64_t r = 0; r < 8; ++r) {
+        int64_t reg =
+            uniformRegister(aIt->second.first, threads, [&](int64_t t) {
+              SmallVector<int64_t> rc = inv->apply({t % 32, r});
+              int64_t g = t / 128;
+              int64_t row = (g % plan.wgM) * 64 + ((t % 128) / 32) * 16 + rc[0];
+              return SmallVector<int64_t>{row, ks * 16 + rc[1]};
+            });
+        if (reg < 0)
+          return std::nullopt;
+        aRegOf.push_back(reg);
+      }
+  }
+  for (int i = aInRegisters ? 1 : 0; i < 2; ++i) {
     Operand &o = ops[i];
     auto type = cast<MemRefType>(o.value.getType());
     const Slot *slot = nullptr;
@@ -321,7 +385,7 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
       arith::RemUIOp::create(b, loc, wg, cst(b, loc, plan.wgM)),
       arith::DivUIOp::create(b, loc, wg, cst(b, loc, plan.wgM))};
   Value base[2];
-  for (int i = 0; i < 2; ++i) {
+  for (int i = aInRegisters ? 1 : 0; i < 2; ++i) {
     Operand &o = ops[i];
     SmallVector<Value> origin(o.lead);
     origin.append({cst(b, loc, 0), cst(b, loc, 0)});
@@ -382,11 +446,36 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
       return NVVM::WGMMATypes::e5m2;
     return NVVM::WGMMATypes::f16;
   };
+  // Register A of k step `ks`: four 32-bit registers of two elements.
+  auto aRegisters = [&](int64_t ks) {
+    SmallVector<Value> words;
+    Value aRegs = aInRegisters ? fragments[op.getA()].second : Value();
+    auto pairType = VectorType::get({2}, aElt);
+    auto wordType = VectorType::get({1}, b.getI32Type());
+    for (int64_t j = 0; j < 4; ++j) {
+      SmallVector<Value> pair;
+      for (int64_t e = 0; e < 2; ++e)
+        pair.push_back(memref::LoadOp::create(
+            b, loc, aRegs,
+            ValueRange{cst(b, loc, aRegOf[ks * 8 + 2 * j + e])}));
+      Value v = vector::FromElementsOp::create(b, loc, pairType, pair);
+      Value w = vector::BitCastOp::create(b, loc, wordType, v);
+      words.push_back(
+          vector::ExtractOp::create(b, loc, w, ArrayRef<int64_t>{0}));
+    }
+    return words;
+  };
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t mb = 0; mb < mBlocks; ++mb)
       for (int64_t nb = 0; nb < nBlocks; ++nb) {
         Value &c = acc[mb * nBlocks + nb];
+        if (aInRegisters) {
+          c = emitRegisterAWgmma(b, loc, c, aRegisters(ks),
+                                 descriptor(1, nb, ks), plan.instrN,
+                                 aElt.isBF16() ? "bf16" : "f16", ops[1].kOuter);
+          continue;
+        }
         c = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accType, c, descriptor(0, mb, ks), descriptor(1, nb, ks),
             NVVM::MMAShapeAttr::get(ctx, 64, plan.instrN, plan.k),
@@ -447,7 +536,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
     if (std::optional<WgmmaPlan> plan =
             planWgmma(chip, aElt, bType.getElementType(), cElt,
-                      space(op.getA()) == MemorySpace::Shared,
+                      space(op.getA()) == MemorySpace::Shared ||
+                          (space(op.getA()) == MemorySpace::Fragment &&
+                           isWgmmaRegisterA(aElt, op.getTransposeA())),
                       space(op.getB()) == MemorySpace::Shared,
                       op.getTransposeA(), op.getTransposeB(), aType.getShape(),
                       bType.getShape(), cType.getDimSize(0),

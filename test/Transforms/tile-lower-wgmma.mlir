@@ -132,3 +132,30 @@ func.func @f8_nt(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E5M2>, %C: memref<?x
   }
   return
 }
+
+// -----
+
+// A from registers (rs): layout inference gives A the mma.sync A fragment
+// of warp w on rows 16w..16w+15 for each k16 step; each step packs four
+// 32-bit registers of A and issues wgmma with B's descriptor as inline PTX
+// (upstream's op takes only descriptors); B is stored K x N (imm-trans-b 1).
+
+// CHECK-LABEL: func.func @rs
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;{{.*}}r,r,r,r,l"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @rs(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Af = tile.alloc : memref<64x32xf16, #tile.fragment>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Af : memref<?x?xf16> -> memref<64x32xf16, #tile.fragment>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %Af, %Bs -> %Cf : memref<64x32xf16, #tile.fragment>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
