@@ -194,6 +194,27 @@ matchWgmmaBlock(const Layout &layout, int64_t atom, bool kOuter,
   return block;
 }
 
+bool KernelLowering::resolveShared(Value buffer, Value &root, Layout &layout,
+                                   const Slot *&slot) {
+  slot = nullptr;
+  if (buffer.getDefiningOp<AllocOp>()) {
+    root = buffer;
+    auto it = sharedLayouts.find(root);
+    layout =
+        it != sharedLayouts.end()
+            ? it->second.first
+            : Layout::rowMajor(buffer.getContext(),
+                               cast<MemRefType>(buffer.getType()).getShape());
+    return true;
+  }
+  if ((slot = getSlot(buffer))) {
+    root = slot->root;
+    layout = slot->layout;
+    return true;
+  }
+  return false;
+}
+
 /// wgmma.mma_async m64`n`k16 with A from registers (`a`: four 32-bit
 /// registers of two `type` elements each) and B from shared memory
 /// (`descB`, `transB` for B stored K x N), accumulating into the f32 struct
@@ -316,20 +337,9 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
   }
   for (int i = aInRegisters ? 1 : 0; i < 2; ++i) {
     Operand &o = ops[i];
-    auto type = cast<MemRefType>(o.value.getType());
     const Slot *slot = nullptr;
-    if (o.value.getDefiningOp<AllocOp>()) {
-      o.root = o.value;
-      auto it = sharedLayouts.find(o.root);
-      o.layout = it != sharedLayouts.end()
-                     ? it->second.first
-                     : Layout::rowMajor(ctx, type.getShape());
-    } else if ((slot = getSlot(o.value))) {
-      o.root = slot->root;
-      o.layout = slot->layout;
-    } else {
+    if (!resolveShared(o.value, o.root, o.layout, slot))
       return std::nullopt;
-    }
     o.mode = wgmmaSwizzleMode(o.layout, bytes);
     int64_t atom = o.mode ? (int64_t(128) >> (o.mode - 1)) / bytes : 0;
     int64_t groups = i == 0 ? plan.wgM : plan.wgN;
@@ -637,18 +647,10 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                 << " to be a tile.alloc fragment with a layout";
       continue;
     }
-    // The alloc it reads: itself, or the one it is a slot of.
-    auto type = cast<MemRefType>(o.value.getType());
-    if (o.value.getDefiningOp<AllocOp>()) {
-      o.root = o.value;
-      auto it = sharedLayouts.find(o.root);
-      o.layout = it != sharedLayouts.end()
-                     ? it->second.first
-                     : Layout::rowMajor(ctx, type.getShape());
-    } else if (const Slot *slot = getSlot(o.value)) {
-      o.root = slot->root;
-      o.lead = slot->leadValues(b, loc);
-      o.layout = slot->layout;
+    const Slot *slot = nullptr;
+    if (resolveShared(o.value, o.root, o.layout, slot)) {
+      if (slot)
+        o.lead = slot->leadValues(b, loc);
     } else {
       return op.emitOpError()
              << "expected " << name

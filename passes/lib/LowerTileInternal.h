@@ -116,6 +116,11 @@ struct KernelLowering {
   /// whole trailing dimensions of a shared allocation; null otherwise.
   /// Matched once per value (addresses ask for every element).
   const Slot *getSlot(Value buffer);
+  /// The shared tile.alloc that `buffer` reads (itself, or the alloc it is
+  /// a slot of, then `slot` is set) as `root`, and the layout of `buffer`
+  /// over its own shape; false when `buffer` is neither.
+  bool resolveShared(Value buffer, Value &root, Layout &layout,
+                     const Slot *&slot);
   /// getSlot() results by value (null: not a slot), stable addresses.
   DenseMap<Value, std::unique_ptr<Slot>> slots;
   /// buildLoopMap() of `frag` for this kernel, computed once per layout.
