@@ -88,6 +88,14 @@ retypeTensorMapArguments(gpu::GPUFuncOp func,
   return success();
 }
 
+LogicalResult tile::checkIndexBitwidth(Operation *op, StringRef pass,
+                                       unsigned indexBitwidth) {
+  if (indexBitwidth == 32 || indexBitwidth == 64)
+    return success();
+  return op->emitError() << pass << ": index-bitwidth must be 32 or 64, got "
+                         << indexBitwidth;
+}
+
 namespace {
 struct TileConvertNVGPUToNVVMPass
     : public tile::impl::TileConvertNVGPUToNVVMBase<
@@ -95,13 +103,9 @@ struct TileConvertNVGPUToNVVMPass
   using TileConvertNVGPUToNVVMBase::TileConvertNVGPUToNVVMBase;
 
   void runOnOperation() override {
-    if (indexBitwidth != 32 && indexBitwidth != 64) {
-      getOperation().emitError()
-          << "tile-convert-nvgpu-to-nvvm: index-bitwidth must be 32 or 64, "
-             "got "
-          << indexBitwidth.getValue();
+    if (failed(tile::checkIndexBitwidth(
+            getOperation(), "tile-convert-nvgpu-to-nvvm", indexBitwidth)))
       return signalPassFailure();
-    }
     MLIRContext *ctx = &getContext();
     LowerToLLVMOptions options(ctx);
     options.overrideIndexBitwidth(indexBitwidth);

@@ -218,13 +218,9 @@ struct TileLowerHostTensorMapsPass
   using TileLowerHostTensorMapsBase::TileLowerHostTensorMapsBase;
 
   void runOnOperation() override {
-    if (indexBitwidth != 32 && indexBitwidth != 64) {
-      getOperation().emitError()
-          << "tile-lower-host-tensor-maps: index-bitwidth must be 32 or 64, "
-             "got "
-          << indexBitwidth.getValue();
+    if (failed(tile::checkIndexBitwidth(
+            getOperation(), "tile-lower-host-tensor-maps", indexBitwidth)))
       return signalPassFailure();
-    }
     LowerToLLVMOptions options(&getContext());
     options.overrideIndexBitwidth(indexBitwidth);
     LLVMTypeConverter converter(&getContext(), options);

@@ -26,6 +26,11 @@ namespace tile {
 inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
     "tile.tensor_map_args";
 
+/// Emits "`pass`: index-bitwidth must be 32 or 64, got N" at `op` and fails
+/// unless `indexBitwidth` is 32 or 64 (the widths the lowerings support).
+LogicalResult checkIndexBitwidth(Operation *op, StringRef pass,
+                                 unsigned indexBitwidth);
+
 /// Byte layout of the shared buffers of one kernel in its dynamic
 /// shared-memory block.
 struct SharedMemoryPlan {
