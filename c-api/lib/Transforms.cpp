@@ -121,3 +121,16 @@ MlirLogicalResult mlirTileKernelOpLower(MlirOperation op) {
   loadLoweringDialects(kernel->getContext());
   return wrap(lowerKernel(kernel));
 }
+
+MlirLogicalResult mlirTileKernelOpLowerForChip(MlirOperation op,
+                                               MlirStringRef chip,
+                                               bool warpSpecialize) {
+  KernelOp kernel = getKernel(op);
+  if (!kernel)
+    return mlirLogicalResultFailure();
+  loadLoweringDialects(kernel->getContext());
+  LoweringOptions options;
+  options.chip = unwrap(chip).str();
+  options.warpSpecialize = warpSpecialize;
+  return wrap(lowerKernel(kernel, options));
+}

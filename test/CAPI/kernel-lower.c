@@ -4,7 +4,9 @@
 // then calls the lowering directly on the kernel from C: first only the
 // software pipelining (the shared tiles get two slots and the copies become
 // cp.async groups), then all of tile-lower (the gemm becomes mma.sync).
-// Null operations and operations that are not kernels give failure.
+// A second copy, inferred and lowered for sm_90a, gets wgmma and a TMA
+// producer warpgroup. Null operations and operations that are not kernels
+// give failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,12 +102,39 @@ int main(void) {
   // CHECK: nvgpu.mma.sync
   // CHECK-NOT: tile.gemm
 
+  // The same kernel for sm_90a: wgmma, TMA loads, a producer warpgroup.
+  MlirModule hopper =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  MlirOperation hopperOp = mlirModuleGetOperation(hopper);
+  fprintf(stderr, "infer sm_90a: %s\n",
+          status(mlirTileRunPassPipeline(
+              hopperOp,
+              mlirStringRefCreateFromCString(
+                  "builtin.module(tile-infer-layout{chip=sm_90a})"),
+              printToStderr, NULL)));
+  // CHECK: infer sm_90a: success
+  MlirOperation hopperKernel = {NULL};
+  mlirOperationWalk(hopperOp, findKernel, &hopperKernel, MlirWalkPreOrder);
+  fprintf(stderr, "lower sm_90a: %s\n",
+          status(mlirTileKernelOpLowerForChip(
+              hopperKernel, mlirStringRefCreateFromCString("sm_90a"), true)));
+  // CHECK: lower sm_90a: success
+  mlirOperationPrint(hopperOp, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  // CHECK: nvgpu.tma.create.descriptor
+  // CHECK: tile.producer_threads = 128
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  mlirModuleDestroy(hopper);
+
   MlirOperation none = {NULL};
   fprintf(stderr, "null: %s %s\n", status(mlirTileKernelOpPipelineLoops(none)),
           status(mlirTileKernelOpLower(none)));
   // CHECK: null: failure failure
-  fprintf(stderr, "module: %s\n", status(mlirTileKernelOpLower(moduleOp)));
-  // CHECK-NEXT: module: failure
+  fprintf(stderr, "module: %s %s\n", status(mlirTileKernelOpLower(moduleOp)),
+          status(mlirTileKernelOpLowerForChip(
+              none, mlirStringRefCreateFromCString("sm_90a"), true)));
+  // CHECK-NEXT: module: failure failure
   // CHECK-NOT: error:
 
   mlirModuleDestroy(module);

@@ -87,6 +87,15 @@ mlirTileKernelOpPipelineLoops(MlirOperation op);
 /// without a diagnostic.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLower(MlirOperation op);
 
+/// mlirTileKernelOpLower() for the NVIDIA `chip` (e.g. "sm_90a": gemms on
+/// shared operands become wgmma and, with `warpSpecialize`, pipelined loops
+/// whose copies TMA can do get a producer warpgroup issuing TMA loads and
+/// the host function gets the tensor maps). The layouts must have been
+/// inferred for the same chip. `chip` is borrowed; a null or non-kernel
+/// `op` gives failure without a diagnostic.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLowerForChip(
+    MlirOperation op, MlirStringRef chip, bool warpSpecialize);
+
 #ifdef __cplusplus
 }
 #endif
