@@ -85,6 +85,10 @@ public:
   /// Value of result `r` at dimensions `dims` and symbols `syms`.
   int64_t evaluate(unsigned r, ArrayRef<int64_t> dims,
                    ArrayRef<int64_t> syms) const;
+  /// Values of all results into `out`, sharing the subexpressions the
+  /// results have in common.
+  void evaluateAll(ArrayRef<int64_t> dims, ArrayRef<int64_t> syms,
+                   MutableArrayRef<int64_t> out) const;
 
 private:
   enum class Op : uint8_t {
@@ -114,7 +118,15 @@ private:
   static uint32_t emit(AffineExpr expr, SmallVectorImpl<Inst> &code,
                        DenseMap<AffineExpr, uint32_t> &slots);
 
+  /// Runs `code`, leaving the value of instruction i in `values[i]`.
+  static void run(ArrayRef<Inst> code, ArrayRef<int64_t> dims,
+                  ArrayRef<int64_t> syms, int64_t *values);
+
+  /// The code of each result on its own.
   SmallVector<SmallVector<Inst, 8>, 2> results;
+  /// The code of all results together, and the slot of each result in it.
+  SmallVector<Inst, 16> all;
+  SmallVector<uint32_t, 2> resultSlots;
 };
 } // namespace detail
 } // namespace tile
@@ -129,6 +141,9 @@ MapProgram::MapProgram(AffineMap map) {
     emit(expr, code, slots);
     results.push_back(std::move(code));
   }
+  DenseMap<AffineExpr, uint32_t> slots;
+  for (AffineExpr expr : map.getResults())
+    resultSlots.push_back(emit(expr, all, slots));
 }
 
 uint32_t MapProgram::emit(AffineExpr expr, SmallVectorImpl<Inst> &code,
@@ -191,6 +206,21 @@ int64_t MapProgram::evaluate(unsigned r, ArrayRef<int64_t> dims,
   ArrayRef<Inst> code = results[r];
   SmallVector<int64_t, 32> values;
   values.resize_for_overwrite(code.size());
+  run(code, dims, syms, values.data());
+  return values[code.size() - 1];
+}
+
+void MapProgram::evaluateAll(ArrayRef<int64_t> dims, ArrayRef<int64_t> syms,
+                             MutableArrayRef<int64_t> out) const {
+  SmallVector<int64_t, 32> values;
+  values.resize_for_overwrite(all.size());
+  run(all, dims, syms, values.data());
+  for (auto [r, slot] : llvm::enumerate(resultSlots))
+    out[r] = values[slot];
+}
+
+void MapProgram::run(ArrayRef<Inst> code, ArrayRef<int64_t> dims,
+                     ArrayRef<int64_t> syms, int64_t *values) {
   for (auto [i, inst] : llvm::enumerate(code)) {
     // Operand slots are only meaningful for the arithmetic instructions.
     auto lhs = [&] { return values[inst.lhs]; };
@@ -247,7 +277,6 @@ int64_t MapProgram::evaluate(unsigned r, ArrayRef<int64_t> dims,
       break;
     }
   }
-  return values[code.size() - 1];
 }
 
 /// The compiled form of `map`, or null for a null map.
@@ -381,8 +410,8 @@ SmallVector<int64_t> Layout::apply(ArrayRef<int64_t> coords) const {
     }
     return results;
   }
-  for (unsigned r = 0; r < numResults; ++r)
-    results[r] = program->evaluate(r, coords, {});
+  if (program)
+    program->evaluateAll(coords, {}, results);
   if (numResults > 0)
     results[0] = swizzle.apply(results[0]);
   return results;
