@@ -11,6 +11,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -63,33 +64,226 @@ int64_t mlir::tile::getNumElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
-/// Evaluates a quasi-affine expression; divisions by non-positive
-/// constants were rejected by the attribute verifiers.
-static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims,
-                        ArrayRef<int64_t> syms) {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dims[dim.getPosition()];
-  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
-    return sym.getPosition() < syms.size() ? syms[sym.getPosition()] : 0;
-  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
-    return cst.getValue();
-  auto bin = cast<AffineBinaryOpExpr>(expr);
-  int64_t lhs = evaluate(bin.getLHS(), dims, syms);
-  int64_t rhs = evaluate(bin.getRHS(), dims, syms);
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return lhs + rhs;
-  case AffineExprKind::Mul:
-    return lhs * rhs;
-  case AffineExprKind::FloorDiv:
-    return rhs == 0 ? 0 : llvm::divideFloorSigned(lhs, rhs);
-  case AffineExprKind::CeilDiv:
-    return rhs == 0 ? 0 : llvm::divideCeilSigned(lhs, rhs);
-  case AffineExprKind::Mod:
-    return rhs == 0 ? 0 : llvm::mod(lhs, rhs);
-  default:
-    return 0;
+//===----------------------------------------------------------------------===//
+// Compiled maps
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace tile {
+namespace detail {
+/// Straight-line code for the results of a quasi-affine map. Every
+/// instruction writes the value slot of its own index; operands name
+/// earlier slots. Shared subexpressions (the expressions are uniqued) are
+/// computed once per result. Divisions by zero give 0 and symbols beyond
+/// those passed read as 0, as the attribute verifiers leave nothing else
+/// to define.
+class MapProgram {
+public:
+  explicit MapProgram(AffineMap map);
+
+  unsigned getNumResults() const { return results.size(); }
+  /// Value of result `r` at dimensions `dims` and symbols `syms`.
+  int64_t evaluate(unsigned r, ArrayRef<int64_t> dims,
+                   ArrayRef<int64_t> syms) const;
+  /// Values of all results into `out`, sharing the subexpressions the
+  /// results have in common.
+  void evaluateAll(ArrayRef<int64_t> dims, ArrayRef<int64_t> syms,
+                   MutableArrayRef<int64_t> out) const;
+
+private:
+  enum class Op : uint8_t {
+    Dim,
+    Sym,
+    Const,
+    Add,
+    Mul,
+    FloorDiv,
+    CeilDiv,
+    Mod,
+    // The right operand is the constant `imm` (how the simplifier leaves
+    // almost every product, division and remainder).
+    AddC,
+    MulC,
+    FloorDivC,
+    CeilDivC,
+    ModC,
+  };
+  struct Inst {
+    Op op;
+    uint32_t lhs = 0, rhs = 0;
+    int64_t imm = 0;
+  };
+  /// Appends the code of `expr` to `code`, reusing the slots of the
+  /// subexpressions already in `slots`; returns the slot of `expr`.
+  static uint32_t emit(AffineExpr expr, SmallVectorImpl<Inst> &code,
+                       DenseMap<AffineExpr, uint32_t> &slots);
+
+  /// Runs `code`, leaving the value of instruction i in `values[i]`.
+  static void run(ArrayRef<Inst> code, ArrayRef<int64_t> dims,
+                  ArrayRef<int64_t> syms, int64_t *values);
+
+  /// The code of each result on its own.
+  SmallVector<SmallVector<Inst, 8>, 2> results;
+  /// The code of all results together, and the slot of each result in it.
+  SmallVector<Inst, 16> all;
+  SmallVector<uint32_t, 2> resultSlots;
+};
+} // namespace detail
+} // namespace tile
+} // namespace mlir
+
+using mlir::tile::detail::MapProgram;
+
+MapProgram::MapProgram(AffineMap map) {
+  for (AffineExpr expr : map.getResults()) {
+    SmallVector<Inst, 8> code;
+    DenseMap<AffineExpr, uint32_t> slots;
+    emit(expr, code, slots);
+    results.push_back(std::move(code));
   }
+  DenseMap<AffineExpr, uint32_t> slots;
+  for (AffineExpr expr : map.getResults())
+    resultSlots.push_back(emit(expr, all, slots));
+}
+
+uint32_t MapProgram::emit(AffineExpr expr, SmallVectorImpl<Inst> &code,
+                          DenseMap<AffineExpr, uint32_t> &slots) {
+  auto it = slots.find(expr);
+  if (it != slots.end())
+    return it->second;
+  Inst inst;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    inst.op = Op::Dim;
+    inst.lhs = dim.getPosition();
+  } else if (auto sym = dyn_cast<AffineSymbolExpr>(expr)) {
+    inst.op = Op::Sym;
+    inst.lhs = sym.getPosition();
+  } else if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+    inst.op = Op::Const;
+    inst.imm = cst.getValue();
+  } else {
+    auto bin = cast<AffineBinaryOpExpr>(expr);
+    inst.lhs = emit(bin.getLHS(), code, slots);
+    auto rhsCst = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (rhsCst)
+      inst.imm = rhsCst.getValue();
+    else
+      inst.rhs = emit(bin.getRHS(), code, slots);
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      inst.op = rhsCst ? Op::AddC : Op::Add;
+      break;
+    case AffineExprKind::Mul:
+      inst.op = rhsCst ? Op::MulC : Op::Mul;
+      break;
+    case AffineExprKind::FloorDiv:
+      inst.op = rhsCst ? Op::FloorDivC : Op::FloorDiv;
+      break;
+    case AffineExprKind::CeilDiv:
+      inst.op = rhsCst ? Op::CeilDivC : Op::CeilDiv;
+      break;
+    case AffineExprKind::Mod:
+      inst.op = rhsCst ? Op::ModC : Op::Mod;
+      break;
+    default:
+      inst = Inst{Op::Const, 0, 0, 0};
+      break;
+    }
+    // A constant divisor of zero makes the whole expression 0.
+    if (rhsCst && inst.imm == 0 &&
+        (inst.op == Op::FloorDivC || inst.op == Op::CeilDivC ||
+         inst.op == Op::ModC))
+      inst = Inst{Op::Const, 0, 0, 0};
+  }
+  uint32_t slot = code.size();
+  code.push_back(inst);
+  slots[expr] = slot;
+  return slot;
+}
+
+int64_t MapProgram::evaluate(unsigned r, ArrayRef<int64_t> dims,
+                             ArrayRef<int64_t> syms) const {
+  ArrayRef<Inst> code = results[r];
+  SmallVector<int64_t, 32> values;
+  values.resize_for_overwrite(code.size());
+  run(code, dims, syms, values.data());
+  return values[code.size() - 1];
+}
+
+void MapProgram::evaluateAll(ArrayRef<int64_t> dims, ArrayRef<int64_t> syms,
+                             MutableArrayRef<int64_t> out) const {
+  SmallVector<int64_t, 32> values;
+  values.resize_for_overwrite(all.size());
+  run(all, dims, syms, values.data());
+  for (auto [r, slot] : llvm::enumerate(resultSlots))
+    out[r] = values[slot];
+}
+
+void MapProgram::run(ArrayRef<Inst> code, ArrayRef<int64_t> dims,
+                     ArrayRef<int64_t> syms, int64_t *values) {
+  for (auto [i, inst] : llvm::enumerate(code)) {
+    // Operand slots are only meaningful for the arithmetic instructions.
+    auto lhs = [&] { return values[inst.lhs]; };
+    auto rhs = [&] { return values[inst.rhs]; };
+    int64_t &out = values[i];
+    switch (inst.op) {
+    case Op::Dim:
+      out = dims[inst.lhs];
+      break;
+    case Op::Sym:
+      out = inst.lhs < syms.size() ? syms[inst.lhs] : 0;
+      break;
+    case Op::Const:
+      out = inst.imm;
+      break;
+    case Op::Add:
+      out = lhs() + rhs();
+      break;
+    case Op::Mul:
+      out = lhs() * rhs();
+      break;
+    case Op::FloorDiv:
+      if (int64_t d = rhs())
+        out = llvm::divideFloorSigned(lhs(), d);
+      else
+        out = 0;
+      break;
+    case Op::CeilDiv:
+      if (int64_t d = rhs())
+        out = llvm::divideCeilSigned(lhs(), d);
+      else
+        out = 0;
+      break;
+    case Op::Mod:
+      if (int64_t d = rhs())
+        out = llvm::mod(lhs(), d);
+      else
+        out = 0;
+      break;
+    case Op::AddC:
+      out = lhs() + inst.imm;
+      break;
+    case Op::MulC:
+      out = lhs() * inst.imm;
+      break;
+    case Op::FloorDivC:
+      out = llvm::divideFloorSigned(lhs(), inst.imm);
+      break;
+    case Op::CeilDivC:
+      out = llvm::divideCeilSigned(lhs(), inst.imm);
+      break;
+    case Op::ModC:
+      out = llvm::mod(lhs(), inst.imm);
+      break;
+    }
+  }
+}
+
+/// The compiled form of `map`, or null for a null map.
+static std::shared_ptr<const MapProgram> compile(AffineMap map) {
+  if (!map)
+    return nullptr;
+  return std::make_shared<const MapProgram>(map);
 }
 
 static bool isPowerOf2Shape(ArrayRef<int64_t> shape) {
@@ -140,6 +334,7 @@ Layout Layout::affine(ArrayRef<int64_t> shape, AffineMap map, Swizzle swizzle) {
   Layout layout;
   layout.shape.assign(shape.begin(), shape.end());
   layout.map = map;
+  layout.program = compile(map);
   layout.numResults = map.getNumResults();
   layout.swizzle = swizzle;
   return layout;
@@ -215,8 +410,8 @@ SmallVector<int64_t> Layout::apply(ArrayRef<int64_t> coords) const {
     }
     return results;
   }
-  for (unsigned r = 0; r < numResults; ++r)
-    results[r] = evaluate(map.getResult(r), coords, {});
+  if (program)
+    program->evaluateAll(coords, {}, results);
   if (numResults > 0)
     results[0] = swizzle.apply(results[0]);
   return results;
@@ -231,25 +426,44 @@ SmallVector<int64_t> Layout::getCodomainShape() const {
   return extents;
 }
 
-bool Layout::isBijective() const {
-  if (getNumElements(shape) > kMaxEnumeratedElements)
-    return false;
-  SmallVector<int64_t> codomain = getCodomainShape();
-  if (getNumElements(codomain) != getNumElements(shape))
-    return false;
-  llvm::DenseSet<int64_t> seen;
-  bool ok = true;
+/// The codomain of `layout` when the layout is bijective onto it (see
+/// Layout::isBijective), from one walk over the tile.
+static std::optional<SmallVector<int64_t>>
+getBijectiveCodomain(const Layout &layout) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  int64_t numElements = getNumElements(shape);
+  if (numElements > kMaxEnumeratedElements)
+    return std::nullopt;
+  unsigned numResults = layout.getNumResults();
+  SmallVector<int64_t> images;
+  images.reserve(numElements * numResults);
+  SmallVector<int64_t> codomain(numResults, 0);
+  bool negative = false;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
-    int64_t flat = 0;
-    for (auto [i, value] : llvm::enumerate(apply(coords))) {
-      if (value < 0)
-        ok = false;
-      flat = flat * codomain[i] + value;
+    for (auto [i, value] : llvm::enumerate(layout.apply(coords))) {
+      codomain[i] = std::max(codomain[i], value + 1);
+      negative |= value < 0;
+      images.push_back(value);
     }
-    if (!seen.insert(flat).second)
-      ok = false;
   });
-  return ok;
+  if (negative || getNumElements(codomain) != numElements)
+    return std::nullopt;
+  // Every image lies in the codomain box, whose flat indices are
+  // [0, numElements): a bit per index finds the collisions.
+  llvm::BitVector seen(numElements);
+  for (int64_t e = 0; e < numElements; ++e) {
+    int64_t flat = 0;
+    for (unsigned i = 0; i < numResults; ++i)
+      flat = flat * codomain[i] + images[e * numResults + i];
+    if (seen.test(flat))
+      return std::nullopt;
+    seen.set(flat);
+  }
+  return codomain;
+}
+
+bool Layout::isBijective() const {
+  return getBijectiveCodomain(*this).has_value();
 }
 
 bool Layout::isEquivalentTo(const Layout &other) const {
@@ -366,9 +580,10 @@ static std::optional<Layout> invertLinear(const Layout &layout,
 }
 
 std::optional<Layout> Layout::inverse() const {
-  if (getNumElements(shape) > kMaxEnumeratedElements || !isBijective())
+  std::optional<SmallVector<int64_t>> bijective = getBijectiveCodomain(*this);
+  if (!bijective)
     return std::nullopt;
-  SmallVector<int64_t> codomain = getCodomainShape();
+  ArrayRef<int64_t> codomain = *bijective;
   // Prefer divisions and remainders, which read better, and fall back to
   // GF(2) elimination for swizzles and other linear layouts.
   if (std::optional<Layout> inv = invertStrided(codomain))
@@ -436,7 +651,7 @@ std::optional<Layout> Layout::reshape(ArrayRef<int64_t> newShape) const {
 Fragment::Fragment(ArrayRef<int64_t> shape, AffineMap map, int64_t threads,
                    int64_t replicas)
     : shape(shape.begin(), shape.end()), map(map), threads(threads),
-      replicas(replicas) {}
+      replicas(replicas), program(compile(map)) {}
 
 Fragment Fragment::get(ArrayRef<int64_t> shape, AffineExpr thread,
                        AffineExpr reg, int64_t threads, int64_t replicas) {
@@ -446,11 +661,11 @@ Fragment Fragment::get(ArrayRef<int64_t> shape, AffineExpr thread,
 }
 
 int64_t Fragment::getThread(ArrayRef<int64_t> coords, int64_t rep) const {
-  return evaluate(map.getResult(0), coords, {rep});
+  return program ? program->evaluate(0, coords, {rep}) : 0;
 }
 
 int64_t Fragment::getRegister(ArrayRef<int64_t> coords) const {
-  return evaluate(map.getResult(1), coords, {0});
+  return program ? program->evaluate(1, coords, {0}) : 0;
 }
 
 int64_t Fragment::getNumRegisters() const {
@@ -461,26 +676,61 @@ int64_t Fragment::getNumRegisters() const {
   return regs;
 }
 
-bool Fragment::isInjective() const {
+/// Fragment::isInjective, also giving the number of registers per thread
+/// when it holds.
+static bool isInjectiveFragment(const Fragment &fragment, int64_t &numRegs) {
+  ArrayRef<int64_t> shape = fragment.getShape();
+  int64_t replicas = fragment.getReplicate(), threads = fragment.getThreads();
   if (getNumElements(shape) > kMaxEnumeratedElements / replicas)
     return false;
-  llvm::DenseSet<std::pair<int64_t, int64_t>> slots;
   bool ok = true;
+  numRegs = 0;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
-    int64_t reg = getRegister(coords);
+    int64_t reg = fragment.getRegister(coords);
+    ok &= reg >= 0;
+    numRegs = std::max(numRegs, reg + 1);
+  });
+  if (!ok)
+    return false;
+  // Slots are thread * numRegs + reg once every thread is known in range;
+  // a bit per slot finds the collisions, unless the slots are too many.
+  int64_t numSlots;
+  bool dense = !llvm::MulOverflow(threads, numRegs, numSlots) &&
+               numSlots >= 0 && numSlots <= 4 * kMaxEnumeratedElements;
+  llvm::BitVector seen(dense ? numSlots : 0);
+  llvm::DenseSet<std::pair<int64_t, int64_t>> slots;
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    if (!ok)
+      return;
+    int64_t reg = fragment.getRegister(coords);
     for (int64_t rep = 0; rep < replicas; ++rep) {
-      int64_t thread = getThread(coords, rep);
-      if (thread < 0 || thread >= threads || reg < 0 ||
-          !slots.insert({thread, reg}).second)
+      int64_t thread = fragment.getThread(coords, rep);
+      if (thread < 0 || thread >= threads) {
         ok = false;
+        return;
+      }
+      if (dense) {
+        int64_t slot = thread * numRegs + reg;
+        if (seen.test(slot))
+          ok = false;
+        seen.set(slot);
+      } else if (!slots.insert({thread, reg}).second) {
+        ok = false;
+      }
     }
   });
   return ok;
 }
 
+bool Fragment::isInjective() const {
+  int64_t numRegs;
+  return isInjectiveFragment(*this, numRegs);
+}
+
 bool Fragment::isBijective() const {
-  return isInjective() &&
-         getNumElements(shape) * replicas == threads * getNumRegisters();
+  int64_t numRegs;
+  return isInjectiveFragment(*this, numRegs) &&
+         getNumElements(shape) * replicas == threads * numRegs;
 }
 
 bool Fragment::isEquivalentTo(const Fragment &other) const {

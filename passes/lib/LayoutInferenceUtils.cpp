@@ -15,6 +15,7 @@
 
 #include "LayoutInferenceUtils.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -340,6 +341,50 @@ static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
   return linear;
 }
 
+namespace {
+/// A set of (element, thread) pairs of a tile of `numElements` elements and
+/// a block of `threads` threads: a bit per pair when the block's threads
+/// are few enough, a hash set for the rest (threads outside the block, or
+/// blocks too large for the bits).
+class ElementThreadSet {
+public:
+  ElementThreadSet(int64_t numElements, int64_t threads) : threads(threads) {
+    int64_t numBits;
+    if (threads > 0 && !llvm::MulOverflow(numElements, threads, numBits) &&
+        numBits <= kMaxPairBits)
+      bits.resize(numBits);
+    else
+      this->threads = 0;
+  }
+
+  void insert(int64_t linear, int64_t thread) {
+    if (inRange(thread))
+      bits.set(linear * threads + thread);
+    else
+      others.insert({linear, thread});
+  }
+  bool contains(int64_t linear, int64_t thread) const {
+    return inRange(thread) ? bits.test(linear * threads + thread)
+                           : others.contains({linear, thread});
+  }
+  /// Calls `fn(element, thread)` on every pair.
+  void forEach(function_ref<void(int64_t, int64_t)> fn) const {
+    for (unsigned bit : bits.set_bits())
+      fn(bit / threads, bit % threads);
+    for (auto [linear, thread] : others)
+      fn(linear, thread);
+  }
+
+private:
+  static constexpr int64_t kMaxPairBits = int64_t(1) << 27;
+  bool inRange(int64_t thread) const { return thread >= 0 && thread < threads; }
+
+  int64_t threads;
+  llvm::BitVector bits;
+  llvm::DenseSet<std::pair<int64_t, int64_t>> others;
+};
+} // namespace
+
 bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
                                const Fragment &fragment, bool write) {
   ArrayRef<int64_t> shape = fragment.getShape();
@@ -356,11 +401,14 @@ bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
       getNumElements(shape) > kMaxPairs / fragment.getReplicate())
     return false;
   // (element, thread) pairs of the fragment.
-  llvm::DenseSet<std::pair<int64_t, int64_t>> held, written;
+  int64_t numElements = getNumElements(shape);
+  int64_t threads = fragment.getThreads();
+  ElementThreadSet held(numElements, threads),
+      written(write ? numElements : 0, threads);
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
     int64_t linear = linearize(coords, shape);
     for (int64_t rep = 0; rep < fragment.getReplicate(); ++rep)
-      held.insert({linear, fragment.getThread(coords, rep)});
+      held.insert(linear, fragment.getThread(coords, rep));
   });
   bool ok = true;
   SmallVector<int64_t> coords;
@@ -370,23 +418,23 @@ bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
     project(point, index, coords);
     int64_t linear = linearize(coords, shape);
     for (int64_t rep = 0; rep < loop.getReplicate(); ++rep) {
-      std::pair<int64_t, int64_t> slot = {linear, loop.getThread(point, rep)};
-      if (!held.contains(slot)) {
+      int64_t thread = loop.getThread(point, rep);
+      if (!held.contains(linear, thread)) {
         ok = false;
         return;
       }
       if (write)
-        written.insert(slot);
+        written.insert(linear, thread);
     }
   });
   // Every copy of a written element must be written.
   if (ok && write) {
-    DenseSet<int64_t> touched;
-    for (auto [linear, thread] : written)
-      touched.insert(linear);
-    for (auto slot : held)
-      if (touched.contains(slot.first) && !written.contains(slot))
-        return false;
+    llvm::BitVector touched(numElements);
+    written.forEach([&](int64_t linear, int64_t) { touched.set(linear); });
+    held.forEach([&](int64_t linear, int64_t thread) {
+      if (touched.test(linear) && !written.contains(linear, thread))
+        ok = false;
+    });
   }
   return ok;
 }

@@ -144,8 +144,8 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
   AffineMap augMap = AffineMap::get(augShape.size(), 0, exprs, ctx);
   Layout forward = Layout::affine(augShape, augMap);
   SmallVector<int64_t> codomain = forward.getCodomainShape();
-  std::optional<Layout> inverse =
-      forward.isBijective() ? forward.inverse() : std::nullopt;
+  // inverse() fails on layouts that are not bijective.
+  std::optional<Layout> inverse = forward.inverse();
   if (!inverse && codomain.size() == 2 && forward.isBijective()) {
     // Invert the flat slot thread * registers + register instead: strided
     // maps of any extents invert in closed form as offsets.

@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,15 @@ struct Swizzle {
   }
   bool operator!=(const Swizzle &other) const { return !(*this == other); }
 };
+
+namespace detail {
+/// A quasi-affine map compiled to straight-line code, one program per
+/// result (defined in Layout.cpp). Layouts and fragments compile their map
+/// once when built, so that the exhaustive per-element walks do not chase
+/// the uniqued expression tree for every element. Immutable, so copies of a
+/// layout share it, also across threads.
+class MapProgram;
+} // namespace detail
 
 /// Calls `fn` on every coordinate of `shape` in row-major order.
 void forEachCoordinate(ArrayRef<int64_t> shape,
@@ -137,6 +147,9 @@ private:
   Swizzle swizzle;
   SmallVector<int64_t> bases;
   bool linearForm = false;
+  /// `map` compiled (affine form only); derived from `map`, so it takes no
+  /// part in comparisons.
+  std::shared_ptr<const detail::MapProgram> program;
 };
 
 /// A map from the coordinates of a tile to the (thread, register) pair that
@@ -215,6 +228,8 @@ private:
   AffineMap map;
   int64_t threads = 0;
   int64_t replicas = 1;
+  /// `map` compiled; derived from `map`.
+  std::shared_ptr<const detail::MapProgram> program;
 };
 
 /// Built-in fragments, by name: "mma_m16n8k16_{a,b,c}" (f16/bf16),
