@@ -37,6 +37,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
@@ -269,7 +270,7 @@ static Value sharedPointer(OpBuilder &b, Location loc, Value alloc,
 static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, ArrayRef<TmaLoad> loads,
     ArrayRef<Operation *> consumers, int64_t slots,
-    const DenseMap<Value, Value> &slotted, Value trips,
+    const llvm::MapVector<Value, Value> &slotted, Value trips,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
@@ -561,7 +562,9 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
 
   // Multi-buffered allocations.
   Location loc = loop.getLoc();
-  DenseMap<Value, Value> slotted; // old alloc -> [slots, ...] alloc
+  // Old alloc -> [slots, ...] alloc, in creation order (the order the slot
+  // views are emitted in).
+  llvm::MapVector<Value, Value> slotted;
   for (CopyOp copy : producers) {
     auto alloc = copy.getDst().getDefiningOp<AllocOp>();
     if (slots == 1 || slotted.count(alloc.getResult()))
