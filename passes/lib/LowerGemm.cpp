@@ -15,14 +15,12 @@
 
 #include "LayoutInferenceUtils.h"
 #include "LowerTileInternal.h"
-#include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -215,26 +213,6 @@ bool KernelLowering::resolveShared(Value buffer, Value &root, Layout &layout,
     return true;
   }
   return false;
-}
-
-/// `wgmma.wait_group.sync.aligned pending` returning `values` (the
-/// accumulators of the groups waited for) as one struct, so that no read of
-/// them can be scheduled before the wait.
-static Value emitWgmmaWait(OpBuilder &b, Location loc, ValueRange values,
-                           int64_t pending) {
-  std::string constraints;
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += "=f,";
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
-  SmallVector<Type> types(values.getTypes());
-  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  return LLVM::InlineAsmOp::create(
-             b, loc, type, values,
-             "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
-             constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
 }
 
 /// wgmma.mma_async m64`n`k16 with A from registers (`a`: four 32-bit
@@ -526,31 +504,25 @@ std::optional<LogicalResult> KernelLowering::lowerWgmma(GemmOp op,
             NVVM::MMAIntOverflowAttr());
       }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  // A gemm marked pending leaves its group in flight: the loop around it
-  // waits for the rest after its last iteration.
-  bool pending = op->hasAttr(kWgmmaPendingAttr) && !promote && !aInRegisters;
-  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-  pending = pending && loop;
+  // The wait returns the accumulators it waited for, so that no read of
+  // them can be scheduled before it.
   SmallVector<Value> values;
   for (Value s : acc)
     for (int64_t i = 0; i < accRegs; ++i)
       values.push_back(LLVM::ExtractValueOp::create(b, loc, s, i));
-  Value waited = emitWgmmaWait(b, loc, values, pending ? 1 : 0);
-  if (pending) {
-    OpBuilder after(loop->getContext());
-    after.setInsertionPointAfter(loop);
-    SmallVector<Value> regs;
-    for (int64_t reg : cRegOf)
-      regs.push_back(memref::LoadOp::create(after, loc, cRegs,
-                                            ValueRange{cst(after, loc, reg)}));
-    Value drained = emitWgmmaWait(after, loc, regs, 0);
-    for (auto [i, reg] : llvm::enumerate(cRegOf))
-      memref::StoreOp::create(
-          after, loc, LLVM::ExtractValueOp::create(after, loc, drained, i),
-          cRegs, ValueRange{cst(after, loc, reg)});
-  }
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  auto allType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(values.size(), cElt));
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, allType, values, "wgmma.wait_group.sync.aligned 0;", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
   for (size_t i = 0; i < values.size(); ++i) {
-    Value e = LLVM::ExtractValueOp::create(b, loc, waited, i);
+    Value e = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
     Value reg = cst(b, loc, cRegOf[i]);
     if (promote && !op.getClearAccum())
       e = arith::AddFOp::create(

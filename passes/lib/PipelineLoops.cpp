@@ -382,33 +382,7 @@ static void warpSpecialize(
     NVVM::MBarrierTryWaitParityOp::create(cb, loc, barrier(cb, slot), phase,
                                           i32(cb, kWaitHint));
     emit(cb, consumers, i, slot);
-    // A lone 16-bit gemm on shared operands keeps its wgmma group in flight
-    // while the next iteration starts; the slot it reads is released one
-    // iteration later, once the following wait has retired it.
-    SmallVector<GemmOp> gemms;
-    forOp.getBody()->walk([&](GemmOp g) { gemms.push_back(g); });
-    bool overlap = false;
-    if (gemms.size() == 1) {
-      GemmOp g = gemms.front();
-      Type a = g.getA().getType().getElementType();
-      overlap = (a.isF16() || a.isBF16()) &&
-                getMemorySpace(g.getA().getType()) == MemorySpace::Shared &&
-                getMemorySpace(g.getB().getType()) == MemorySpace::Shared &&
-                g->getParentOp() == forOp;
-      if (overlap)
-        g->setAttr(kWgmmaPendingAttr, cb.getUnitAttr());
-    }
-    Value released = slot;
-    if (overlap) {
-      Value notFirst = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ugt,
-                                             i, idx(cb, 0));
-      auto ifOp = scf::IfOp::create(cb, loc, notFirst, /*withElse=*/false);
-      cb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      released = arith::RemUIOp::create(
-          cb, loc, arith::AddIOp::create(cb, loc, i, idx(cb, slots - 1)),
-          idx(cb, slots));
-    }
-    Value empty = arith::AddIOp::create(cb, loc, released, idx(cb, slots));
+    Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
     NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
                                    Value());
   }

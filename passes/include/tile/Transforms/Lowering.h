@@ -31,10 +31,6 @@ struct LoweringOptions {
 /// the kernel's own (an integer attribute on tile.kernel).
 inline constexpr llvm::StringLiteral kProducerThreadsAttr =
     "tile.producer_threads";
-/// Marks a gemm of a warp-specialized consumer loop whose wgmma group may
-/// stay in flight into the next iteration (the lowering waits for all but
-/// the newest group, and for all of them after the loop).
-inline constexpr llvm::StringLiteral kWgmmaPendingAttr = "tile.wgmma_pending";
 /// Marks the scf.if that runs the consumer threads of a warp-specialized
 /// kernel; its barriers must leave the producer out.
 inline constexpr llvm::StringLiteral kConsumerAttr = "tile.consumers";
