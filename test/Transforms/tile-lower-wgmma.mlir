@@ -159,3 +159,31 @@ func.func @rs(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// A 16-deep K tile is one 32-byte swizzle atom per row: A's descriptor
+// takes swizzle mode 3 (3 << 62) with SBO 256 B between 8-row groups
+// (16 << 32); B (16 x 64, stored K x N) keeps the 128-byte swizzle, mode 1
+// with SBO 1024 B.
+
+// CHECK-LABEL: func.func @swizzle32
+// CHECK-DAG: arith.constant -4611685949707911168 : i64
+// CHECK-DAG: arith.constant 4611686293305294848 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @swizzle32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x16xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
