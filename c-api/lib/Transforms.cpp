@@ -115,11 +115,10 @@ MlirLogicalResult mlirTileKernelOpPipelineLoops(MlirOperation op) {
 }
 
 MlirLogicalResult mlirTileKernelOpLower(MlirOperation op) {
-  KernelOp kernel = getKernel(op);
-  if (!kernel)
-    return mlirLogicalResultFailure();
-  loadLoweringDialects(kernel->getContext());
-  return wrap(lowerKernel(kernel));
+  LoweringOptions defaults;
+  return mlirTileKernelOpLowerForChip(
+      op, mlirStringRefCreate(defaults.chip.data(), defaults.chip.size()),
+      defaults.warpSpecialize);
 }
 
 MlirLogicalResult mlirTileKernelOpLowerForChip(MlirOperation op,

@@ -61,23 +61,29 @@ static const char *status(MlirLogicalResult r) {
   return mlirLogicalResultIsSuccess(r) ? "success" : "failure";
 }
 
+/// kModule parsed and its layouts inferred for `chip`; prints the outcome.
+static MlirModule parseAndInfer(MlirContext ctx, const char *chip) {
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  char pipeline[96];
+  snprintf(pipeline, sizeof(pipeline),
+           "builtin.module(tile-infer-layout{chip=%s})", chip);
+  fprintf(stderr, "infer %s: %s\n", chip,
+          status(mlirTileRunPassPipeline(
+              mlirModuleGetOperation(module),
+              mlirStringRefCreateFromCString(pipeline), printToStderr, NULL)));
+  return module;
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   mlirTileContextRegisterKernelDialects(ctx);
   mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
   mlirTileRegisterPasses();
 
-  MlirModule module =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  MlirModule module = parseAndInfer(ctx, "sm_80");
   MlirOperation moduleOp = mlirModuleGetOperation(module);
-  fprintf(stderr, "infer: %s\n",
-          status(mlirTileRunPassPipeline(
-              moduleOp,
-              mlirStringRefCreateFromCString(
-                  "builtin.module(tile-infer-layout{chip=sm_80})"),
-              printToStderr, NULL)));
-  // CHECK: infer: success
-
+  // CHECK: infer sm_80: success
   MlirOperation kernel = {NULL};
   mlirOperationWalk(moduleOp, findKernel, &kernel, MlirWalkPreOrder);
   fprintf(stderr, "pipeline: %s\n",
@@ -103,15 +109,8 @@ int main(void) {
   // CHECK-NOT: tile.gemm
 
   // The same kernel for sm_90a: wgmma, TMA loads, a producer warpgroup.
-  MlirModule hopper =
-      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  MlirModule hopper = parseAndInfer(ctx, "sm_90a");
   MlirOperation hopperOp = mlirModuleGetOperation(hopper);
-  fprintf(stderr, "infer sm_90a: %s\n",
-          status(mlirTileRunPassPipeline(
-              hopperOp,
-              mlirStringRefCreateFromCString(
-                  "builtin.module(tile-infer-layout{chip=sm_90a})"),
-              printToStderr, NULL)));
   // CHECK: infer sm_90a: success
   MlirOperation hopperKernel = {NULL};
   mlirOperationWalk(hopperOp, findKernel, &hopperKernel, MlirWalkPreOrder);
