@@ -1911,6 +1911,11 @@ void mlir::tile::loadLoweringDialects(MLIRContext *context) {
 
 LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
                                       const LoweringOptions &options) {
+  if (!StringRef(options.chip).starts_with("sm_") ||
+      !getChipLimits(options.chip))
+    return kernel.emitOpError()
+           << "cannot be lowered for unknown NVIDIA chip '" << options.chip
+           << "'";
   if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);

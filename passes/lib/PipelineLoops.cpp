@@ -208,7 +208,9 @@ static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, CopyOp copy) {
 /// Clones into `b` the pure operations of `kernel` that `value` depends on
 /// (block arguments of the kernel and values from outside it are used as
 /// they are), through `map`. Null when `value` depends on anything else.
-static Value clonePure(OpBuilder &b, KernelOp kernel, Value value,
+/// With a null `b` it only checks, recording the values it accepted in
+/// `map` as themselves.
+static Value clonePure(OpBuilder *b, KernelOp kernel, Value value,
                        IRMapping &map) {
   if (Value mapped = map.lookupOrNull(value))
     return mapped;
@@ -222,7 +224,11 @@ static Value clonePure(OpBuilder &b, KernelOp kernel, Value value,
   for (Value operand : def->getOperands())
     if (!clonePure(b, kernel, operand, map))
       return Value();
-  b.clone(*def, map);
+  if (!b) {
+    map.map(value, value);
+    return value;
+  }
+  b->clone(*def, map);
   return map.lookup(value);
 }
 
@@ -230,21 +236,15 @@ static Value clonePure(OpBuilder &b, KernelOp kernel, Value value,
 /// it needs (bounds and copy indices) on its own.
 static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
                                     ArrayRef<TmaLoad> loads) {
-  OpBuilder scratch(kernel.getContext());
-  Block *block = new Block();
-  scratch.setInsertionPointToStart(block);
-  IRMapping map;
-  map.map(loop.getInductionVar(), loop.getLowerBound());
-  bool ok = true;
-  for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-    ok = ok && clonePure(scratch, kernel, v, map);
+  IRMapping accepted;
+  accepted.map(loop.getInductionVar(), loop.getInductionVar());
+  SmallVector<Value> needed = {loop.getLowerBound(), loop.getUpperBound(),
+                               loop.getStep()};
   for (const TmaLoad &load : loads)
-    for (Value v : load.copy.getSrcIndices())
-      ok = ok && clonePure(scratch, kernel, v, map);
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
-    op.erase();
-  delete block;
-  return ok;
+    llvm::append_range(needed, load.copy.getSrcIndices());
+  return llvm::all_of(needed, [&](Value v) {
+    return clonePure(nullptr, kernel, v, accepted) != nullptr;
+  });
 }
 
 /// A pointer into shared memory: `alloc`'s base plus `byteOffset`.
@@ -397,9 +397,9 @@ static void warpSpecialize(
   auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);
   pb.setInsertionPoint(issue.thenBlock()->getTerminator());
   IRMapping outer;
-  Value lb = clonePure(pb, kernel, loop.getLowerBound(), outer);
-  Value ub = clonePure(pb, kernel, loop.getUpperBound(), outer);
-  Value step = clonePure(pb, kernel, loop.getStep(), outer);
+  Value lb = clonePure(&pb, kernel, loop.getLowerBound(), outer);
+  Value ub = clonePure(&pb, kernel, loop.getUpperBound(), outer);
+  Value step = clonePure(&pb, kernel, loop.getStep(), outer);
   Value span = arith::SubIOp::create(pb, loc, ub, lb);
   Value count = arith::SelectOp::create(
       pb, loc,
@@ -427,8 +427,8 @@ static void warpSpecialize(
                                 arith::MulIOp::create(pb, loc, i, step)));
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   for (auto [load, tensorMap] : llvm::zip(loads, maps)) {
-    Value row0 = clonePure(pb, kernel, load.copy.getSrcIndices()[0], map);
-    Value col0 = clonePure(pb, kernel, load.copy.getSrcIndices()[1], map);
+    Value row0 = clonePure(&pb, kernel, load.copy.getSrcIndices()[0], map);
+    Value col0 = clonePure(&pb, kernel, load.copy.getSrcIndices()[1], map);
     Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
                                                     ValueRange{tensorMap})
                      .getResult(0);
