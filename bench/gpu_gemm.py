@@ -129,7 +129,10 @@ def find_variants(root):
     variants = []
     for directory, _, files in sorted(os.walk(root)):
         for name in sorted(files):
-            if not name.endswith(".manifest"):
+            # A kernel's fallback (tile-compile writes NAME.fallback.manifest
+            # beside it) runs through the kernel's own manifest.
+            if not name.endswith(".manifest") or \
+                    name.endswith(".fallback.manifest"):
                 continue
             path = os.path.join(directory, name)
             kernel, params = read_manifest(path)

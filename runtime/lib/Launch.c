@@ -170,6 +170,8 @@ struct tileRtKernel {
   tileRtManifest manifest;
   tileRtModule *module;
   tileRtFunction *function;
+  /// The kernel of the manifest's `fallback`, or null.
+  tileRtKernel *fallback;
 };
 
 tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
@@ -188,6 +190,19 @@ tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
   if (s == TILE_RT_SUCCESS && manifest->sharedBytes > 48 * 1024)
     s = tileRtFunctionSetMaxDynamicSharedMemory(k->function,
                                                 manifest->sharedBytes);
+  if (s == TILE_RT_SUCCESS && manifest->fallback[0]) {
+    tileRtManifest fallback;
+    s = tileRtManifestParseFile(manifest->fallback, &fallback);
+    if (s == TILE_RT_SUCCESS && fallback.fallback[0])
+      s = tileRtFail(TILE_RT_ERROR_PARSE,
+                     "%s: a fallback manifest cannot name a fallback of its "
+                     "own",
+                     fallback.path);
+    if (s == TILE_RT_SUCCESS)
+      s = tileRtManifestCheckCompatible(manifest, &fallback);
+    if (s == TILE_RT_SUCCESS)
+      s = tileRtKernelLoad(&fallback, &k->fallback);
+  }
   if (s != TILE_RT_SUCCESS) {
     tileRtKernelDestroy(k);
     return s;
@@ -211,7 +226,28 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
   memcpy(config->block, k->manifest.block, sizeof(config->block));
   memcpy(config->cluster, k->manifest.cluster, sizeof(config->cluster));
   config->sharedBytes = k->manifest.sharedBytes;
-  return tileRtPackParams(&k->manifest, args, 1, packed);
+  // Nothing is launched on an empty grid, so empty tensors need no maps.
+  int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
+  s = empty ? TILE_RT_SUCCESS
+            : tileRtManifestCheckTensorMaps(&k->manifest, args);
+  if (s != TILE_RT_SUCCESS) {
+    if (!k->fallback) {
+      char msg[2048];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(s, "%s (and %s names no fallback kernel)", msg,
+                        k->manifest.path);
+    }
+    // TMA cannot address these arguments: the fallback kernel, which has
+    // no tensor maps, takes the same arguments by name.
+    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+    s = tileRtManifestMapArgs(&k->manifest, args, &k->fallback->manifest,
+                              mapped);
+    if (s == TILE_RT_SUCCESS)
+      s = tileRtKernelPrepare(k->fallback, mapped, config, packed);
+    packed->fallback = 1;
+    return s;
+  }
+  return tileRtPackParams(&k->manifest, args, !empty, packed);
 }
 
 tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *k,
@@ -220,14 +256,20 @@ tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *k,
   if (!k || !config || !packed)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null kernel, configuration or arguments");
+  if (packed->fallback && !k->fallback)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "arguments packed for a fallback kernel that %s lacks",
+                      k->manifest.path);
   if (!config->grid[0] || !config->grid[1] || !config->grid[2])
     return TILE_RT_SUCCESS;
-  return tileRtLaunch(k->function, config, packed->pointers);
+  tileRtKernel *target = packed->fallback ? k->fallback : k;
+  return tileRtLaunch(target->function, config, packed->pointers);
 }
 
 tileRtStatus tileRtKernelLaunch(tileRtKernel *k, const tileRtArgValue *args) {
   tileRtLaunchConfig config;
-  tileRtPackedParams packed = {0, NULL, NULL, NULL};
+  tileRtPackedParams packed;
+  memset(&packed, 0, sizeof(packed));
   tileRtStatus s = tileRtKernelPrepare(k, args, &config, &packed);
   if (s == TILE_RT_SUCCESS)
     s = tileRtKernelLaunchPrepared(k, &config, &packed);
@@ -238,6 +280,7 @@ tileRtStatus tileRtKernelLaunch(tileRtKernel *k, const tileRtArgValue *args) {
 void tileRtKernelDestroy(tileRtKernel *kernel) {
   if (!kernel)
     return;
+  tileRtKernelDestroy(kernel->fallback);
   tileRtModuleUnload(kernel->module);
   free(kernel);
 }

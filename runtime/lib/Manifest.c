@@ -342,15 +342,16 @@ static int splitWords(char *line, char **words) {
   return n;
 }
 
-static void resolveBinaryPath(tileRtManifest *m, const char *fileName,
-                              const char *binary) {
+/// Resolves `path`, named in the manifest `fileName`, against the
+/// manifest's directory into `out` (`size` bytes).
+static void resolvePath(char *out, size_t size, const char *fileName,
+                        const char *path) {
   const char *slash = fileName ? strrchr(fileName, '/') : NULL;
-  if (binary[0] == '/' || !slash) {
-    snprintf(m->binary, sizeof(m->binary), "%s", binary);
+  if (path[0] == '/' || !slash) {
+    snprintf(out, size, "%s", path);
     return;
   }
-  snprintf(m->binary, sizeof(m->binary), "%.*s/%s", (int)(slash - fileName),
-           fileName, binary);
+  snprintf(out, size, "%.*s/%s", (int)(slash - fileName), fileName, path);
 }
 
 tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
@@ -369,7 +370,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
 
   // First line of each once-only directive, to name duplicates.
   int seenHeader = 0, seenKernel = 0, seenBinary = 0, seenBlock = 0,
-      seenShared = 0, seenCluster = 0, seenIndex = 0;
+      seenShared = 0, seenCluster = 0, seenIndex = 0, seenFallback = 0;
   char line[kMaxLine];
   const char *cursor = text;
   while (*cursor) {
@@ -430,7 +431,12 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                           "unknown binary kind '%s' (expected ptx or "
                           "cubin)",
                           words[2]);
-      resolveBinaryPath(m, fileName, words[1]);
+      resolvePath(m->binary, sizeof(m->binary), fileName, words[1]);
+    } else if (strcmp(d, "fallback") == 0) {
+      ONCE(seenFallback);
+      if (n != 2)
+        return PARSE_FAIL(&ctx, "expected 'fallback <manifest path>'");
+      resolvePath(m->fallback, sizeof(m->fallback), fileName, words[1]);
     } else if (strcmp(d, "index-bitwidth") == 0) {
       ONCE(seenIndex);
       if (n != 2 || (strcmp(words[1], "32") != 0 && strcmp(words[1], "64")))
@@ -614,6 +620,8 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   fprintf(os, "shared %u\n", m->sharedBytes);
   for (int axis = 0; axis < 3; ++axis)
     fprintf(os, "grid %c %s\n", 'x' + axis, m->grid[axis]);
+  if (m->fallback[0])
+    fprintf(os, "fallback %s\n", m->fallback);
 }
 
 typedef struct ArgLookup {
@@ -696,5 +704,84 @@ tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
                           p->name, d, (long long)size, (long long)p->dims[d]);
     }
   }
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *m,
+                                           const tileRtArgValue *args) {
+  if (!m || !args)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest or arguments");
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
+    if (p->kind != TILE_RT_PARAM_TENSOR_MAP)
+      continue;
+    const tileRtParam *src = &m->params[p->source];
+    const tileRtArgValue *a = &args[p->source];
+    // The driver's interleave enumerators: none, 16 B, 32 B.
+    uint64_t align = p->interleave == 2 ? 32 : 16;
+    if (a->ptr % align)
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "tensor map '%s': the address of %s (0x%llx) is not "
+                        "%llu-byte aligned",
+                        p->name, src->name, (unsigned long long)a->ptr,
+                        (unsigned long long)align);
+    uint64_t stride = tileRtDTypeSize(p->dtype);
+    for (int d = p->rank - 1; d >= 0; --d) {
+      int64_t size = a->sizes[d];
+      if (size < 1 || size > (INT64_C(1) << 32))
+        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                          "tensor map '%s': dimension %d of %s is %lld, "
+                          "expected 1 to 2^32",
+                          p->name, d, src->name, (long long)size);
+      if (d != p->rank - 1 && (stride % align || stride >= (UINT64_C(1) << 40)))
+        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                          "tensor map '%s': dimension %d of %s has a stride "
+                          "of %llu bytes, expected a multiple of %llu below "
+                          "2^40",
+                          p->name, d, src->name, (unsigned long long)stride,
+                          (unsigned long long)align);
+      stride *= (uint64_t)size;
+    }
+  }
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
+                                           const tileRtManifest *to) {
+  if (!from || !to)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null manifest");
+  for (int i = 0; i < to->numParams; ++i) {
+    const tileRtParam *p = &to->params[i];
+    int j = tileRtManifestFindParam(from, p->name);
+    if (j < 0)
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s:%d: parameter '%s' is not a parameter of %s",
+                        to->path, p->line, p->name, from->path);
+    const tileRtParam *q = &from->params[j];
+    int same = p->kind == q->kind && p->dtype == q->dtype &&
+               p->rank == q->rank && p->kind != TILE_RT_PARAM_TENSOR_MAP;
+    for (int d = 0; same && d < p->rank; ++d)
+      same = p->dims[d] == q->dims[d];
+    if (!same)
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s:%d: parameter '%s' differs from its declaration "
+                        "on line %d of %s",
+                        to->path, p->line, p->name, q->line, from->path);
+  }
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
+                                   const tileRtArgValue *args,
+                                   const tileRtManifest *to,
+                                   tileRtArgValue *toArgs) {
+  if (!args || !toArgs)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null arguments");
+  tileRtStatus s = tileRtManifestCheckCompatible(from, to);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  for (int i = 0; i < to->numParams; ++i)
+    toArgs[i] = args[tileRtManifestFindParam(from, to->params[i].name)];
   return TILE_RT_SUCCESS;
 }

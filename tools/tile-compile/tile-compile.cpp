@@ -33,6 +33,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -43,6 +44,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -81,8 +83,13 @@ static cl::opt<bool> noCubin("no-cubin", cl::desc("write PTX only"),
 static cl::opt<bool> noWarpSpecialize(
     "no-warp-specialize",
     cl::desc("on sm_90a, keep pipelined loops on cp.async instead of TMA "
-             "loads from a producer warpgroup (for tensors whose rows are "
-             "not 16-byte aligned)"),
+             "loads from a producer warpgroup"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> noFallback(
+    "no-fallback",
+    cl::desc("do not also compile, for a kernel that uses tensor maps, the "
+             "kernel without them that the runtime launches where TMA "
+             "cannot address the arguments (rows not 16-byte aligned)"),
     cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
@@ -119,6 +126,33 @@ struct KernelLaunch {
   int64_t cluster[3] = {1, 1, 1};
   bool hasCluster = false;
   int64_t sharedBytes = 0;
+
+  /// Whether the kernel takes tensor maps, which TMA's alignment rules
+  /// keep from some arguments.
+  bool usesTensorMaps() const {
+    return llvm::any_of(params, [](const std::string &param) {
+      return StringRef(param).contains(" tensormap ");
+    });
+  }
+};
+
+/// One lowering of the file: its kernels' launches and binaries, the time
+/// of each phase and, where it failed, the first error.
+struct Variant {
+  std::vector<KernelLaunch> launches;
+  llvm::StringMap<std::string> ptxByModule;
+  /// Per kernel: the binary written next to the manifest ("" for PTX).
+  llvm::StringMap<std::string> cubinByKernel;
+  double frontMs = 0, ptxMs = 0, cubinMs = 0;
+  bool failed = false;
+  std::string error;
+
+  const KernelLaunch *find(StringRef kernel) const {
+    for (const KernelLaunch &launch : launches)
+      if (launch.kernel == kernel)
+        return &launch;
+    return nullptr;
+  }
 };
 } // namespace
 
@@ -795,6 +829,188 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// Sets the pipeline options from the command line.
+static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
+                               bool warpSpecialize) {
+  options.chip = chip;
+  options.features = features;
+  options.optLevel = optLevel;
+  options.indexBitwidth = indexBitwidth;
+  options.warpSpecialize = warpSpecialize;
+  options.format = "isa";
+  options.toolkit = toolkitPath;
+}
+
+/// Whether tile-lower warp-specializes pipelined loops for `chip`, and so
+/// may give kernels tensor maps (passes/lib/PipelineLoops.cpp).
+static bool warpSpecializes(StringRef chip) { return chip == "sm_90a"; }
+
+/// Lowers `module` with `options` into `out`: its launches, the PTX of
+/// each kernel module and, where `ptxas` is given, a cubin of each kernel
+/// (in memory). Errors set `out.failed` and `out.error`; they are also
+/// printed (diagnostics by the context's handlers) unless `quiet`.
+static void compileVariant(MLIRContext &context, ModuleOp module,
+                           const tile::TileToNVVMPipelineOptions &options,
+                           StringRef ptxas, bool quiet, Variant &out) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
+  auto fail = [&](const Twine &message) {
+    if (!quiet)
+      llvm::errs() << "tile-compile: " << message << "\n";
+    if (out.error.empty())
+      out.error = message.str();
+    return failure();
+  };
+  out.failed = true;
+
+  // Phase 1: tile IR down to outlined kernels, where the launches can still
+  // be read in terms of the function's arguments.
+  auto phase = Clock::now();
+  PassManager toGPU(&context);
+  tile::buildTileToGPUPipeline(toGPU, options);
+  toGPU.addPass(createGpuKernelOutliningPass());
+  if (failed(toGPU.run(module)))
+    return;
+  // Checked here, where locations survive (the kernel modules lose them
+  // in phase 2), though tile-convert-nvgpu-to-nvvm rejects it too.
+  WalkResult deviceMap = module->walk([](nvgpu::TmaCreateDescriptorOp op) {
+    if (!op->getParentOfType<gpu::GPUModuleOp>())
+      return WalkResult::advance();
+    op.emitError("tensor map made inside the kernel; make it on the host "
+                 "from a memref argument of the function");
+    return WalkResult::interrupt();
+  });
+  if (deviceMap.wasInterrupted() ||
+      failed(collectLaunches(module, out.launches)))
+    return;
+  out.frontMs = since(phase);
+
+  // The manifest stands for the host code from here on: only the kernel
+  // modules are lowered, so host code the runtime replaces (tensor maps
+  // encoded at launch, say) need not lower to LLVM.
+  for (Operation &op : llvm::make_early_inc_range(module.getOps()))
+    if (!isa<gpu::GPUModuleOp>(op))
+      op.erase();
+
+  // Phase 2: NVVM lowering and serialization to PTX.
+  phase = Clock::now();
+  PassManager toBinary(&context);
+  if (failed(tile::buildGPUToNVVMBinaryPipeline(toBinary, options, fail)) ||
+      failed(toBinary.run(module)))
+    return;
+  module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        out.ptxByModule[binary.getSymName()] = object.getObject().str();
+  });
+  out.ptxMs = since(phase);
+
+  // Phase 3: ptxas, on a temporary copy of each kernel's PTX.
+  phase = Clock::now();
+  for (const KernelLaunch &launch : out.launches) {
+    auto ptx = out.ptxByModule.find(launch.module);
+    if (ptx == out.ptxByModule.end()) {
+      (void)fail("no binary for kernel module " + launch.module);
+      return;
+    }
+    if (ptxas.empty())
+      continue;
+    SmallString<128> ptxPath, cubinPath;
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("tile-compile", "ptx", fd,
+                                           ptxPath) ||
+        llvm::sys::fs::createTemporaryFile("tile-compile", "cubin",
+                                           cubinPath)) {
+      (void)fail("cannot create temporary files for ptxas");
+      return;
+    }
+    llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath);
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << ptx->second;
+    }
+    std::string arch = "-arch=" + options.chip;
+    std::string opt =
+        "-O" + std::to_string(std::min(3u, (unsigned)options.optLevel));
+    StringRef args[] = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
+    std::string error;
+    int rc =
+        llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &error);
+    auto cubin = llvm::MemoryBuffer::getFile(cubinPath);
+    if (rc != 0 || !cubin) {
+      (void)fail("ptxas failed on the PTX of kernel " + launch.kernel +
+                 (error.empty() ? "" : ": " + error));
+      return;
+    }
+    out.cubinByKernel[launch.kernel] = (*cubin)->getBuffer().str();
+  }
+  out.cubinMs = since(phase);
+  out.failed = false;
+}
+
+/// Writes `launch` of `variant` as `base`.ptx, `base`.cubin (when the
+/// variant has one) and `base`.manifest; a non-empty `fallback` names the
+/// fallback's manifest in it.
+static LogicalResult writeKernel(const KernelLaunch &launch,
+                                 const Variant &variant, StringRef base,
+                                 ArrayRef<KernelParam> params,
+                                 StringRef fallback) {
+  StringRef name = llvm::sys::path::filename(base);
+  if (failed(writeFile((base + ".ptx").str(),
+                       variant.ptxByModule.lookup(launch.module))))
+    return failure();
+  std::string binary = (name + ".ptx").str(), kind = "ptx";
+  auto cubin = variant.cubinByKernel.find(launch.kernel);
+  if (cubin != variant.cubinByKernel.end()) {
+    if (failed(writeFile((base + ".cubin").str(), cubin->second)))
+      return failure();
+    binary = (name + ".cubin").str();
+    kind = "cubin";
+  }
+  std::string manifest;
+  llvm::raw_string_ostream os(manifest);
+  os << "tile-launch-manifest 1\n"
+     << "# compiled by tile-compile from " << inputFile << " for " << chip
+     << (fallback.empty() && name.ends_with(".fallback")
+             ? " without tensor maps, the fallback of " +
+                   name.drop_back(strlen(".fallback")).str() + ".manifest"
+             : "")
+     << "\n";
+  // A comment, which the runtime skips: the values the kernel was
+  // specialized with, for people and scripts reading the manifest.
+  if (!params.empty()) {
+    os << "# params";
+    for (const KernelParam &param : params)
+      os << " " << param.name << "=" << param.value;
+    os << "\n";
+  }
+  os << "kernel " << launch.kernel << "\n"
+     << "binary " << binary << " " << kind << "\n"
+     << "index-bitwidth " << indexBitwidth << "\n";
+  for (const std::string &param : launch.params)
+    os << "param " << param << "\n";
+  os << "block " << launch.block[0] << " " << launch.block[1] << " "
+     << launch.block[2] << "\n";
+  if (launch.hasCluster)
+    os << "cluster " << launch.cluster[0] << " " << launch.cluster[1] << " "
+       << launch.cluster[2] << "\n";
+  if (launch.sharedBytes)
+    os << "shared " << launch.sharedBytes << "\n";
+  const char *axes = "xyz";
+  for (int axis = 0; axis < 3; ++axis)
+    os << "grid " << axes[axis] << " " << launch.grid[axis] << "\n";
+  if (!fallback.empty())
+    os << "# launched instead where TMA cannot address the arguments\n"
+       << "fallback " << fallback << "\n";
+  if (failed(writeFile((base + ".manifest").str(), manifest)))
+    return failure();
+  llvm::outs() << "tile-compile: " << launch.kernel << " -> " << base
+               << ".manifest (" << kind << ")\n";
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -854,143 +1070,96 @@ int main(int argc, char **argv) {
     return 1;
 
   tile::TileToNVVMPipelineOptions options;
-  options.chip = chip;
-  options.features = features;
-  options.optLevel = optLevel;
-  options.indexBitwidth = indexBitwidth;
-  options.warpSpecialize = !noWarpSpecialize;
-  options.format = "isa";
-  options.toolkit = toolkitPath;
-  auto reportError = [](const Twine &message) {
-    llvm::errs() << "tile-compile: " << message << "\n";
-    return failure();
-  };
+  setPipelineOptions(options, !noWarpSpecialize);
+  std::string ptxas = noCubin ? "" : findPtxas();
 
-  // Phase 1: tile IR down to outlined kernels, where the launches can still
-  // be read in terms of the function's arguments.
-  auto phase = Clock::now();
-  PassManager toGPU(&context);
-  tile::buildTileToGPUPipeline(toGPU, options);
-  toGPU.addPass(createGpuKernelOutliningPass());
-  if (failed(toGPU.run(*module)))
+  // The fallback (the same file without warp specialization) is lowered
+  // on a second thread from a copy of the module, so on a machine with two
+  // cores it costs little wall time; it is kept only for kernels whose
+  // primary build uses tensor maps.
+  Variant primary, fallback;
+  std::thread fallbackThread;
+  std::thread::id fallbackId;
+  OwningOpRef<ModuleOp> fallbackModule;
+  // Only pipelined loops are warp-specialized.
+  bool wantFallback =
+      !noFallback && options.warpSpecialize && warpSpecializes(options.chip) &&
+      module
+          ->walk([](Operation *op) {
+            return op->getName().getStringRef() == "tile.pipelined"
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  if (wantFallback) {
+    // Diagnostics of the fallback are its own: kept, not printed twice.
+    context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+      if (std::this_thread::get_id() != fallbackId)
+        return failure();
+      if (diag.getSeverity() == DiagnosticSeverity::Error &&
+          fallback.error.empty())
+        fallback.error = diag.str();
+      return success();
+    });
+    context.loadAllAvailableDialects();
+    fallbackModule = cast<ModuleOp>((*module)->clone());
+    fallbackThread = std::thread([&] {
+      tile::TileToNVVMPipelineOptions fallbackOptions;
+      setPipelineOptions(fallbackOptions, /*warpSpecialize=*/false);
+      compileVariant(context, *fallbackModule, fallbackOptions, ptxas,
+                     /*quiet=*/true, fallback);
+    });
+    fallbackId = fallbackThread.get_id();
+  }
+  compileVariant(context, *module, options, ptxas, /*quiet=*/false, primary);
+  if (fallbackThread.joinable())
+    fallbackThread.join();
+  if (primary.failed)
     return 1;
-  // Checked here, where locations survive (the kernel modules lose them
-  // in phase 2), though tile-convert-nvgpu-to-nvvm rejects it too.
-  WalkResult deviceMap = module->walk([](nvgpu::TmaCreateDescriptorOp op) {
-    if (!op->getParentOfType<gpu::GPUModuleOp>())
-      return WalkResult::advance();
-    op.emitError("tensor map made inside the kernel; make it on the host "
-                 "from a memref argument of the function");
-    return WalkResult::interrupt();
-  });
-  if (deviceMap.wasInterrupted())
-    return 1;
-  std::vector<KernelLaunch> launches;
-  if (failed(collectLaunches(*module, launches)))
-    return 1;
-  if (launches.empty()) {
+  if (primary.launches.empty()) {
     llvm::errs() << "tile-compile: " << inputFile << " has no tile.kernel\n";
     return 1;
   }
-  double frontMs = since(phase);
-
-  // The manifest stands for the host code from here on: only the kernel
-  // modules are lowered, so host code the runtime replaces (tensor maps
-  // encoded at launch, say) need not lower to LLVM.
-  for (Operation &op : llvm::make_early_inc_range(module->getOps()))
-    if (!isa<gpu::GPUModuleOp>(op))
-      op.erase();
-
-  // Phase 2: NVVM lowering and serialization to PTX.
-  phase = Clock::now();
-  PassManager toBinary(&context);
-  if (failed(
-          tile::buildGPUToNVVMBinaryPipeline(toBinary, options, reportError)) ||
-      failed(toBinary.run(*module)))
-    return 1;
-  llvm::StringMap<std::string> ptxByModule;
-  module->walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjects())
-      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
-        ptxByModule[binary.getSymName()] = object.getObject().str();
-  });
-  double ptxMs = since(phase);
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
                  << ec.message() << "\n";
     return 1;
   }
-  std::string ptxas = noCubin ? "" : findPtxas();
-  double cubinMs = 0;
-  for (const KernelLaunch &launch : launches) {
-    auto ptx = ptxByModule.find(launch.module);
-    if (ptx == ptxByModule.end()) {
-      llvm::errs() << "tile-compile: no binary for kernel module "
-                   << launch.module << "\n";
-      return 1;
-    }
+  for (const KernelLaunch &launch : primary.launches) {
     SmallString<256> base(outputDir);
     llvm::sys::path::append(base, launch.kernel);
-    std::string ptxPath = (base + ".ptx").str();
-    if (failed(writeFile(ptxPath, ptx->second)))
-      return 1;
-    std::string binary = launch.kernel + ".ptx", kind = "ptx";
-    if (!ptxas.empty()) {
-      phase = Clock::now();
-      std::string cubinPath = (base + ".cubin").str();
-      std::string arch = "-arch=" + chip;
-      std::string opt = "-O" + std::to_string(std::min(3, optLevel.getValue()));
-      StringRef args[] = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
-      std::string error;
-      int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0,
-                                         &error);
-      if (rc != 0) {
-        llvm::errs() << "tile-compile: ptxas failed on " << ptxPath
-                     << (error.empty() ? "" : ": " + error) << "\n";
-        return 1;
+    std::string fallbackManifest;
+    // A fallback that still takes tensor maps (TMA written in the source)
+    // would fail where the kernel does: none is written then.
+    if (launch.usesTensorMaps() && wantFallback) {
+      const KernelLaunch *other = fallback.find(launch.kernel);
+      if (fallback.failed) {
+        llvm::errs() << "tile-compile: warning: no fallback for kernel "
+                     << launch.kernel
+                     << ", so arguments TMA cannot address fail at launch: "
+                     << fallback.error << "\n";
+      } else if (other && !other->usesTensorMaps()) {
+        fallbackManifest = launch.kernel + ".fallback.manifest";
+        if (failed(writeKernel(*other, fallback, (base + ".fallback").str(),
+                               params, "")))
+          return 1;
       }
-      binary = launch.kernel + ".cubin";
-      kind = "cubin";
-      cubinMs += since(phase);
     }
-    std::string manifest;
-    llvm::raw_string_ostream os(manifest);
-    os << "tile-launch-manifest 1\n"
-       << "# compiled by tile-compile from " << inputFile << " for " << chip
-       << "\n";
-    // A comment, which the runtime skips: the values the kernel was
-    // specialized with, for people and scripts reading the manifest.
-    if (!params.empty()) {
-      os << "# params";
-      for (const KernelParam &param : params)
-        os << " " << param.name << "=" << param.value;
-      os << "\n";
-    }
-    os << "kernel " << launch.kernel << "\n"
-       << "binary " << binary << " " << kind << "\n"
-       << "index-bitwidth " << indexBitwidth << "\n";
-    for (const std::string &param : launch.params)
-      os << "param " << param << "\n";
-    os << "block " << launch.block[0] << " " << launch.block[1] << " "
-       << launch.block[2] << "\n";
-    if (launch.hasCluster)
-      os << "cluster " << launch.cluster[0] << " " << launch.cluster[1] << " "
-         << launch.cluster[2] << "\n";
-    if (launch.sharedBytes)
-      os << "shared " << launch.sharedBytes << "\n";
-    const char *axes = "xyz";
-    for (int axis = 0; axis < 3; ++axis)
-      os << "grid " << axes[axis] << " " << launch.grid[axis] << "\n";
-    if (failed(writeFile((base + ".manifest").str(), manifest)))
+    if (failed(writeKernel(launch, primary, base.str().str(), params,
+                           fallbackManifest)))
       return 1;
-    llvm::outs() << "tile-compile: " << launch.kernel << " -> " << base
-                 << ".manifest (" << kind << ")\n";
   }
-  if (printTimes)
+  if (printTimes) {
     llvm::outs() << llvm::formatv(
         "tile-compile: times: tile-to-gpu {0:F1} ms, nvvm+ptx {1:F1} ms, "
-        "ptxas {2:F1} ms, total {3:F1} ms\n",
-        frontMs, ptxMs, cubinMs, since(start));
+        "ptxas {2:F1} ms",
+        primary.frontMs, primary.ptxMs, primary.cubinMs);
+    if (wantFallback)
+      llvm::outs() << llvm::formatv(", fallback (in parallel) {0:F1} ms",
+                                    fallback.frontMs + fallback.ptxMs +
+                                        fallback.cubinMs);
+    llvm::outs() << llvm::formatv(", total {0:F1} ms\n", since(start));
+  }
   return 0;
 }

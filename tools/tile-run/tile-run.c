@@ -447,22 +447,19 @@ static int compareFloats(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static int dryRun(void) {
-  for (int i = 0; i < manifest.numParams; ++i)
-    if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
-      args[i].ptr = 0x10000000ull * (uint64_t)(i + 1);
+/// Prints what launching `m` with `a` would do: the geometry and every
+/// packed kernel argument, without a GPU (tensor maps are left zeroed).
+static int describeLaunch(const tileRtManifest *m, const tileRtArgValue *a) {
   unsigned grid[3];
-  if (tileRtManifestEvalGrid(&manifest, args, grid) != TILE_RT_SUCCESS)
+  if (tileRtManifestEvalGrid(m, a, grid) != TILE_RT_SUCCESS)
     return failRt(NULL);
-  printf("kernel %s\n", manifest.kernel);
+  printf("kernel %s\n", m->kernel);
   printf("grid %u %u %u\n", grid[0], grid[1], grid[2]);
-  printf("block %u %u %u\n", manifest.block[0], manifest.block[1],
-         manifest.block[2]);
-  printf("cluster %u %u %u\n", manifest.cluster[0], manifest.cluster[1],
-         manifest.cluster[2]);
-  printf("shared %u\n", manifest.sharedBytes);
+  printf("block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
+  printf("cluster %u %u %u\n", m->cluster[0], m->cluster[1], m->cluster[2]);
+  printf("shared %u\n", m->sharedBytes);
   tileRtPackedParams packed;
-  if (tileRtPackParams(&manifest, args, 0, &packed) != TILE_RT_SUCCESS) {
+  if (tileRtPackParams(m, a, 0, &packed) != TILE_RT_SUCCESS) {
     tileRtPackedParamsFree(&packed);
     return failRt(NULL);
   }
@@ -470,8 +467,8 @@ static int dryRun(void) {
   // must agree with what the library packed.
   char labels[TILE_RT_MAX_PARAMS * (3 + 2 * TILE_RT_MAX_RANK)][160];
   size_t numLabels = 0;
-  for (int i = 0; i < manifest.numParams; ++i) {
-    const tileRtParam *p = &manifest.params[i];
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
     if (p->passing == TILE_RT_PASS_NONE && p->kind != TILE_RT_PARAM_TENSOR_MAP)
       continue;
     if (p->kind != TILE_RT_PARAM_MEMREF || p->passing == TILE_RT_PASS_BARE) {
@@ -508,6 +505,25 @@ static int dryRun(void) {
   }
   tileRtPackedParamsFree(&packed);
   return 0;
+}
+
+static int dryRun(void) {
+  // Fake device addresses, 256-byte aligned like the driver's.
+  for (int i = 0; i < manifest.numParams; ++i)
+    if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
+      args[i].ptr = 0x10000000ull * (uint64_t)(i + 1);
+  if (!manifest.fallback[0] ||
+      tileRtManifestCheckTensorMaps(&manifest, args) == TILE_RT_SUCCESS)
+    return describeLaunch(&manifest, args);
+  printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
+  static tileRtManifest fallback;
+  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+  if (tileRtManifestParseFile(manifest.fallback, &fallback) !=
+          TILE_RT_SUCCESS ||
+      tileRtManifestMapArgs(&manifest, args, &fallback, mapped) !=
+          TILE_RT_SUCCESS)
+    return failRt(NULL);
+  return describeLaunch(&fallback, mapped);
 }
 
 static int listDevices(void) {
@@ -589,6 +605,11 @@ static int runOnDevice(const Options *opt) {
     printf("kernel %s (%s) on %s (sm_%d%d)\n", manifest.kernel,
            manifest.binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
            deviceName, major, minor);
+    // Prepare took the fallback because TMA cannot address the arguments:
+    // say why (the check fails again the same way).
+    if (packed.fallback &&
+        tileRtManifestCheckTensorMaps(&manifest, args) != TILE_RT_SUCCESS)
+      printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
     printf("grid %u %u %u, block %u %u %u, cluster %u %u %u, shared %u\n",
            config.grid[0], config.grid[1], config.grid[2], config.block[0],
            config.block[1], config.block[2], config.cluster[0],

@@ -204,6 +204,9 @@ typedef struct tileRtManifest {
   /// Grid expressions (x, y, z); "1" when a dimension was not given.
   char grid[3][TILE_RT_MAX_EXPR];
   int gridLine[3];
+  /// The `fallback` manifest's path, resolved against this one's directory;
+  /// empty when there is none.
+  char fallback[TILE_RT_MAX_PATH];
 } tileRtManifest;
 
 /// Reads and parses the manifest at `path` into `*out` (both non-null).
@@ -250,6 +253,29 @@ tileRtStatus tileRtEvalExpr(const char *expr, tileRtExprLookup lookup,
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *manifest,
                                      const tileRtArgValue *args);
 
+/// Checks that every tensor map of `manifest` can be encoded for `args`
+/// (numParams entries): TMA needs its source's address 16-byte aligned (32
+/// with 32-byte interleave), the byte stride of every dimension but the
+/// innermost a multiple of 16 (32) below 2^40, and every size from 1 to
+/// 2^32. TILE_RT_ERROR_INVALID_ARGUMENT names the map and the rule broken.
+/// Needs no driver.
+tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *manifest,
+                                           const tileRtArgValue *args);
+
+/// Checks that every parameter of manifest `to` is a parameter of `from`
+/// of the same name, kind, element type and rank (static sizes agreeing),
+/// as a fallback manifest's must be.
+tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
+                                           const tileRtManifest *to);
+
+/// Binds the arguments `args` of `from` (from->numParams entries) to the
+/// parameters of `to` by name, into `toArgs` (to->numParams entries); the
+/// manifests must pass tileRtManifestCheckCompatible.
+tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
+                                   const tileRtArgValue *args,
+                                   const tileRtManifest *to,
+                                   tileRtArgValue *toArgs);
+
 /// Evaluates the grid of `manifest` for `args` (numParams entries; memref
 /// sizes and integer scalars are read). A dimension may be 0 (nothing to
 /// launch); negative or too large ones are errors.
@@ -266,6 +292,9 @@ typedef struct tileRtPackedParams {
   /// Byte size of each argument, in kernel order.
   size_t *sizes;
   unsigned char *storage;
+  /// Set by tileRtKernelPrepare: nonzero when the arguments are packed for
+  /// the kernel's fallback (its tensor maps could not be encoded).
+  int fallback;
 } tileRtPackedParams;
 
 /// Expands `args` into kernel arguments by the manifest's passing rules
@@ -384,7 +413,9 @@ typedef struct tileRtKernel tileRtKernel;
 
 /// Loads the binary of `manifest`, finds its kernel and raises its dynamic
 /// shared memory limit when the manifest asks for more than 48 KiB. The
-/// kernel keeps a copy of the manifest.
+/// kernel keeps a copy of the manifest. A manifest with a `fallback` loads
+/// that manifest's kernel too (which must have no fallback of its own and
+/// parameters compatible by tileRtManifestCheckCompatible).
 tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
                               tileRtKernel **out);
 /// Evaluates the grid, packs `args` (numParams entries) and launches.
@@ -393,7 +424,10 @@ tileRtStatus tileRtKernelLaunch(tileRtKernel *kernel,
                                 const tileRtArgValue *args);
 /// Evaluates the grid into `*config` and packs `args` into `*packed` once,
 /// for many launches with tileRtKernelLaunchPrepared; free `*packed` with
-/// tileRtPackedParamsFree, also on failure.
+/// tileRtPackedParamsFree, also on failure. When the tensor maps cannot be
+/// encoded for `args` (tileRtManifestCheckTensorMaps) and the kernel has a
+/// fallback, the fallback is prepared instead and `packed->fallback` set;
+/// without a fallback that is an error.
 tileRtStatus tileRtKernelPrepare(tileRtKernel *kernel,
                                  const tileRtArgValue *args,
                                  tileRtLaunchConfig *config,

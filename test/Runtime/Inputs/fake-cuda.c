@@ -7,8 +7,10 @@
 // drive tile-run end to end (allocation, initialisation, argument packing,
 // launch, checks, dumps, timing) and the runtime's driver error reporting.
 //
-// Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu) and add2d_f16
-// (memref descriptors); PTX images must contain ".entry". The environment
+// Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
+// (memref descriptors) and add2d_f16_tma (A through a tensor map, whose
+// stand-in encoding is the address followed by the row pitch); PTX images
+// must contain ".entry". The environment
 // variable FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
 //
 //===----------------------------------------------------------------------===//
@@ -162,12 +164,35 @@ static void add2dF16(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+/// add2d_f16 with A read through the stand-in tensor map that follows the
+/// descriptors of B and C.
+static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
+                        void **params) {
+  uint16_t *a, *b, *c;
+  int64_t db[5], dc[5];
+  uint64_t pitch;
+  descriptor(params, 0, &b, db);
+  descriptor(params, 1, &c, dc);
+  memcpy(&a, params[14], sizeof(a));
+  memcpy(&pitch, (char *)params[14] + 8, sizeof(pitch));
+  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
+    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
+      if (row >= dc[1] || col >= dc[2])
+        continue;
+      float x = tileRtF16ToF32(a[row * (pitch / 2) + col]);
+      float y = tileRtF16ToF32(b[db[0] + row * db[3] + col * db[4]]);
+      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
+    }
+}
+
 typedef struct KernelEntry {
   const char *name;
   Kernel kernel;
 } KernelEntry;
 
-static KernelEntry kernels[] = {{"vadd_f32", vaddF32}, {"add2d_f16", add2dF16}};
+static KernelEntry kernels[] = {{"vadd_f32", vaddF32},
+                                {"add2d_f16", add2dF16},
+                                {"add2d_f16_tma", add2dF16Tma}};
 
 typedef struct Module {
   int loaded;
@@ -314,11 +339,17 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
                                 const uint64_t *strides, const uint32_t *box,
                                 const uint32_t *elementStrides, int interleave,
                                 int swizzle, int l2, int oob) {
-  (void)type, (void)address, (void)dims, (void)strides, (void)elementStrides;
+  (void)type, (void)dims, (void)elementStrides;
   (void)interleave, (void)swizzle, (void)l2, (void)oob;
+  // The real driver's alignment rules, which the runtime checks first.
+  if ((uintptr_t)address % 16)
+    return INVALID_VALUE;
   for (unsigned i = 0; i < rank; ++i)
-    if (box[i] > 256)
+    if (box[i] > 256 || (i + 1 < rank && strides[i] % 16))
       return INVALID_VALUE;
   memset(map, 0, 128);
+  memcpy(map, &address, sizeof(address));
+  if (rank > 1)
+    memcpy((char *)map + 8, &strides[0], sizeof(strides[0]));
   return OK;
 }
