@@ -36,6 +36,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   TileLowerOptions lower;
   lower.chip = options.chip;
   lower.warpSpecialize = options.warpSpecialize;
+  lower.tmaStore = options.tmaStore;
   pm.addPass(createTileLower(lower));
   pm.addPass(createConvertTileToGPU());
 }

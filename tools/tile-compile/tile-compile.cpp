@@ -91,6 +91,11 @@ static cl::opt<bool> noFallback(
              "kernel without them that the runtime launches where TMA "
              "cannot address the arguments (rows not 16-byte aligned)"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> noTmaStore(
+    "no-tma-store",
+    cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
+             "from registers instead of through shared memory with TMA"),
+    cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("set the kernel parameter NAME, which the file declares "
@@ -837,6 +842,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.optLevel = optLevel;
   options.indexBitwidth = indexBitwidth;
   options.warpSpecialize = warpSpecialize;
+  options.tmaStore = !noTmaStore;
   options.format = "isa";
   options.toolkit = toolkitPath;
 }

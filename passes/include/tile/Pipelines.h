@@ -55,6 +55,12 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("on sm_90a, load the tiles of pipelined loops with TMA "
                      "from a producer warpgroup (false: cp.async pipeline)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tmaStore{
+      *this, "tma-store",
+      llvm::cl::desc("in warp-specialized kernels, store fragments to global "
+                     "tensors through shared memory with TMA (false: masked "
+                     "stores from registers)"),
+      llvm::cl::init(true)};
 };
 
 /// The CUDA toolkit directory to use: `requested` when not empty, else

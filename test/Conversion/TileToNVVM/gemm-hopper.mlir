@@ -6,7 +6,15 @@
 // boxes, one per 128-byte swizzle row), announced on the stage's full
 // mbarrier as 48 KiB; the consumers wait on it and multiply with four
 // m64n256k16 wgmma per 64-deep K step, then release the stage. The block
-// is 384 threads and nothing spills. With --no-warp-specialize the same
+// is 384 threads and nothing spills. The epilogue goes out through two
+// 16 KiB swizzled staging buffers (230400 bytes of shared memory in all):
+// per 64-column chunk the consumers write their halves, fence them for the
+// async proxy and meet at named barrier 1, and one thread stores the
+// 128x64 box with TMA through C's tensor map, the third grid-constant
+// parameter; before a buffer is written again it waits until at most one
+// store still reads shared memory, and at the end for all of them. With
+// --no-tma-store the epilogue stores from registers. With
+// --no-warp-specialize the same
 // kernel keeps its cp.async pipeline (for rows that TMA cannot address):
 // each thread fences its landed copies for the async proxy before the
 // barrier, and wgmma reads them.
@@ -16,6 +24,12 @@
 // RUN: FileCheck %s --implicit-check-not=.local < %t/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=INST < %t/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/gemm_nn_kernel.manifest
+// RUN: FileCheck %s --check-prefix=STORE < %t/gemm_nn_kernel.ptx
+// RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/direct --no-cubin --chip sm_90a \
+// RUN:   --index-bitwidth 32 -D BM=128 -D BN=256 -D BK=64 -D THREADS=256 -D STAGES=4 \
+// RUN:   --no-tma-store > /dev/null
+// RUN: FileCheck %s --check-prefix=DIRECT < %t/direct/gemm_nn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT-MANIFEST < %t/direct/gemm_nn_kernel.manifest
 // RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/cp --no-cubin --chip sm_90a \
 // RUN:   --index-bitwidth 32 --no-warp-specialize -D STAGES=4 > /dev/null
 // RUN: FileCheck %s --check-prefix=CPASYNC < %t/cp/gemm_nn_kernel.ptx
@@ -27,7 +41,7 @@
 // RUN: FileCheck %s --check-prefix=FP8-MANIFEST < %t/f8/gemm_nt_kernel.manifest
 
 // CHECK: .visible .entry gemm_nn_kernel(
-// CHECK-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
+// CHECK-COUNT-3: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
 // CHECK: .maxntid 384, 1, 1
 // CHECK: mbarrier.init.shared.b64
 // CHECK: fence.mbarrier_init.release.cluster;
@@ -44,13 +58,51 @@
 // INST-DAG: wgmma.commit_group.sync.aligned;
 // INST-DAG: wgmma.wait_group.sync.aligned 0;
 // INST-DAG: mbarrier.arrive.shared.b64
+// INST-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// INST-DAG: cp.async.bulk.commit_group;
+// INST-DAG: cp.async.bulk.wait_group.read 1;
 // INST-NOT: cp.async.cg.shared.global
+// INST-NOT: st.global
 // INST-NOT: mma.sync.aligned
 
+// MANIFEST: param arg2 memref<?x?xf16> none
+// MANIFEST: param arg2_tmap0 tensormap arg2 box 128x64 swizzle 128b interleave none l2 256b oob zero
 // MANIFEST: param arg0_tmap0 tensormap arg0 box 128x64 swizzle 128b interleave none l2 256b oob zero
 // MANIFEST: param arg1_tmap0 tensormap arg1 box 64x64 swizzle 128b interleave none l2 256b oob zero
 // MANIFEST: block 384 1 1
-// MANIFEST: shared 196672
+// MANIFEST: shared 230400
+
+// The four chunks of the epilogue, in order.
+// STORE: fence.proxy.async.shared::cta;
+// STORE-NEXT: bar.sync 1, 256;
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd[[MAP:[0-9]+]], {%r{{[0-9]+}}, %r[[M:[0-9]+]]}], [%rd{{[0-9]+}}];
+// STORE-NEXT: cp.async.bulk.commit_group;
+// STORE: fence.proxy.async.shared::cta;
+// STORE-NEXT: bar.sync 1, 256;
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd[[MAP]], {%r{{[0-9]+}}, %r[[M]]}]
+// STORE-NEXT: cp.async.bulk.commit_group;
+// STORE-NEXT: cp.async.bulk.wait_group.read 1;
+// STORE: bar.sync 1, 256;
+// STORE: fence.proxy.async.shared::cta;
+// STORE-NEXT: bar.sync 1, 256;
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd[[MAP]], {%r{{[0-9]+}}, %r[[M]]}]
+// STORE-NEXT: cp.async.bulk.commit_group;
+// STORE-NEXT: cp.async.bulk.wait_group.read 1;
+// STORE: bar.sync 1, 256;
+// STORE: fence.proxy.async.shared::cta;
+// STORE-NEXT: bar.sync 1, 256;
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd[[MAP]], {%r{{[0-9]+}}, %r[[M]]}]
+// STORE-NEXT: cp.async.bulk.commit_group;
+// STORE-NEXT: cp.async.bulk.wait_group 0;
+// STORE-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+
+// DIRECT-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
+// DIRECT-NOT: .param .align 64
+// DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// DIRECT: st.global.b32
+// DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// DIRECT-MANIFEST-NOT: tmap{{.*}}arg2
+// DIRECT-MANIFEST: shared 196672
 
 // CPASYNC: .maxntid 128, 1, 1
 // CPASYNC-NOT: cp.async.bulk.tensor

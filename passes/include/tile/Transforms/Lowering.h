@@ -25,6 +25,10 @@ struct LoweringOptions {
   /// On sm_90a, pipelined loops whose copies TMA can do get a producer
   /// warpgroup issuing them (see pipelineLoop()).
   bool warpSpecialize = true;
+  /// In warp-specialized kernels, the consumers store whole fragments to
+  /// global tensors through swizzled shared memory with TMA instead of
+  /// from registers.
+  bool tmaStore = true;
 };
 
 /// The producer warpgroup of a warp-specialized kernel: threads added after

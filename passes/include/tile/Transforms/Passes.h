@@ -38,7 +38,9 @@ struct KernelResources {
   int64_t registersPerThread = 0;
 };
 
-/// Computes the resources `kernel` allocates.
+/// Computes the resources `kernel` allocates. The staging buffers of
+/// epilogue TMA stores are not counted: tile-lower adds them only where
+/// they fit the chip's shared memory beside everything counted here.
 KernelResources computeKernelResources(KernelOp kernel);
 
 /// Checks `kernel` against `limits`, emitting an error at the kernel for each

@@ -191,6 +191,20 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     }
     ```
 
+    In such a kernel (and with `tma-store`, the default), a copy of a whole
+    fragment into a 2-d row-major f16, bf16 or f32 tensor from outside the
+    kernel, directly in the consumers' code, is stored with TMA: the host
+    makes a tensor map of the destination whose box is the tile's rows x
+    one 128-byte swizzle row of columns (64 halves, 32 floats), and for
+    each such column chunk the consumers write their converted elements
+    into a 128-byte-swizzled shared staging buffer (two, alternating, where
+    they fit), fence them for the async proxy and meet at a named barrier,
+    and thread 0 issues the `cp.async.bulk.tensor` store of the chunk and
+    commits it as a bulk group, waiting (`wait_group.read`) before a buffer
+    is written again and for all groups at the end. TMA skips what lies
+    outside the tensor, so ragged edges need no masks. Where this does not
+    apply the copy stores from registers as usual.
+
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
     included), leaving the pipelined copies to the pipeline's own waits.
@@ -209,7 +223,11 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "memory become wgmma.mma_async">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
            "on sm_90a, give pipelined loops whose copies TMA can do a "
-           "producer warpgroup that issues them (false: cp.async pipeline)">
+           "producer warpgroup that issues them (false: cp.async pipeline)">,
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
+           "in warp-specialized kernels, store fragments to global tensors "
+           "through swizzled shared memory with TMA (false: masked stores "
+           "from registers)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
