@@ -1931,6 +1931,19 @@ lowerTmaStore(KernelLowering &kl, CopyOp op, const LoweringOptions &options) {
   int64_t rows = tile[0], cols = tile[1], chunks = cols / chunkCols;
   if (rows % 8 != 0 || rows > 256 || cols % chunkCols != 0)
     return std::nullopt;
+  // The staging index below, (row, c ^ ((row mod 8) * unitCols)), must be
+  // where the 128-byte swizzle the TMA loads are planned with (and TMA
+  // applies to a box of 128-byte rows) puts element (row, c).
+  int64_t unitCols = 16 / bytes;
+  std::optional<Layout> swizzle = Layout::swizzled(
+      kernel.getContext(), {rows, chunkCols}, kStoreSwizzleBytes, bytes * 8);
+  if (!swizzle)
+    return std::nullopt;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < chunkCols; ++c)
+      if (swizzle->apply({r, c})[0] !=
+          r * chunkCols + (c ^ ((r % 8) * unitCols)))
+        return std::nullopt;
 
   FailureOr<LoopMap> lm = kl.getLoopMap(op, tile, src);
   if (failed(lm))
@@ -2016,8 +2029,6 @@ lowerTmaStore(KernelLowering &kl, CopyOp op, const LoweringOptions &options) {
   Value col0 = op.getDstIndices()[1];
   Value regs = kl.fragments[src].second;
   Type srcElem = op.getSrc().getType().getElementType();
-  // Columns of one 16-byte unit of the swizzle.
-  int64_t unitCols = 16 / bytes;
   for (int64_t j = 0; j < chunks; ++j) {
     int64_t p = j % buffers;
     if (j >= buffers) {
