@@ -1107,7 +1107,19 @@ int main(int argc, char **argv) {
         fallback.error = diag.str();
       return success();
     });
-    context.loadAllAvailableDialects();
+    // Both threads' pass managers would load the dialects their passes
+    // depend on, and loading is not thread-safe: load them all here first.
+    {
+      PassManager all(&context);
+      tile::buildTileToGPUPipeline(all, options);
+      all.addPass(createGpuKernelOutliningPass());
+      (void)tile::buildGPUToNVVMBinaryPipeline(
+          all, options, [](const Twine &) { return failure(); });
+      DialectRegistry dependent;
+      all.getDependentDialects(dependent);
+      context.appendDialectRegistry(dependent);
+      context.loadAllAvailableDialects();
+    }
     fallbackModule = cast<ModuleOp>((*module)->clone());
     fallbackThread = std::thread([&] {
       tile::TileToNVVMPipelineOptions fallbackOptions;
