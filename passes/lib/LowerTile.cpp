@@ -1865,9 +1865,8 @@ static constexpr int64_t kStagingMinBytes = 8192;
 /// The shared-alignment convert-tile-to-gpu uses by default.
 static constexpr int64_t kDefaultSharedAlignment = 16;
 
-/// A pointer into shared memory: `buffer`'s base plus `byteOffset`.
-static Value sharedPointer(OpBuilder &b, Location loc, Value buffer,
-                           Value byteOffset) {
+Value lowering::sharedPointer(OpBuilder &b, Location loc, Value buffer,
+                              Value byteOffset) {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value addr = arith::AddIOp::create(b, loc, base, byteOffset);
   Value word = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), addr);

@@ -37,6 +37,10 @@ Value convert(OpBuilder &b, Location loc, Value v, Type to);
 Value zeroOf(OpBuilder &b, Location loc, Type type);
 /// Size in bytes of one element of `t` (at least 1).
 int64_t elementBytes(Type t);
+/// A pointer into shared memory (`!llvm.ptr<3>`): `buffer`'s base plus
+/// `byteOffset`, both index values, as the NVVM bulk-copy and mbarrier
+/// ops take it.
+Value sharedPointer(OpBuilder &b, Location loc, Value buffer, Value byteOffset);
 /// The register of fragment `frag` that holds, on each of threads [0,
 /// `threads`), the element at `coordsOf(thread)`, when it is the same
 /// register on every thread and the thread holds the element (as one of

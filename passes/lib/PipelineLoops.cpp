@@ -25,6 +25,8 @@
 
 #include "tile/Transforms/Lowering.h"
 
+#include "LowerTileInternal.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -44,6 +46,7 @@
 
 using namespace mlir;
 using namespace mlir::tile;
+using mlir::tile::lowering::sharedPointer;
 
 /// Whether `copy` can be a producer of `loop`: global into a whole shared
 /// allocation that nothing outside the loop touches and that the rest of
@@ -245,16 +248,6 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
   return llvm::all_of(needed, [&](Value v) {
     return clonePure(nullptr, kernel, v, accepted) != nullptr;
   });
-}
-
-/// A pointer into shared memory: `alloc`'s base plus `byteOffset`.
-static Value sharedPointer(OpBuilder &b, Location loc, Value alloc,
-                           Value byteOffset) {
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, alloc);
-  Value addr = arith::AddIOp::create(b, loc, base, byteOffset);
-  Value word = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), addr);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), word);
 }
 
 /// Rewrites `kernel` around its pipelined `loop` into a producer
