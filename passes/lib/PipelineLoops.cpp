@@ -515,8 +515,9 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // compute its indices alone.
   auto kernel = loop->getParentOfType<KernelOp>();
   SmallVector<TmaLoad> tmaLoads;
-  bool specialize = options.chip == "sm_90a" && options.warpSpecialize &&
-                    distance > 0 && loop->getParentOp() == kernel &&
+  bool specialize = chipWarpSpecializes(options.chip) &&
+                    options.warpSpecialize && distance > 0 &&
+                    loop->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0;
   for (CopyOp copy : producers) {
     std::optional<TmaLoad> load =

@@ -14,6 +14,7 @@
 
 #include "tile/InitTile.h"
 #include "tile/Pipelines.h"
+#include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -847,9 +848,12 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.toolkit = toolkitPath;
 }
 
-/// Whether tile-lower warp-specializes pipelined loops for `chip`, and so
-/// may give kernels tensor maps (passes/lib/PipelineLoops.cpp).
-static bool warpSpecializes(StringRef chip) { return chip == "sm_90a"; }
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds since `t`.
+static double since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 /// Lowers `module` with `options` into `out`: its launches, the PTX of
 /// each kernel module and, where `ptxas` is given, a cubin of each kernel
@@ -858,10 +862,6 @@ static bool warpSpecializes(StringRef chip) { return chip == "sm_90a"; }
 static void compileVariant(MLIRContext &context, ModuleOp module,
                            const tile::TileToNVVMPipelineOptions &options,
                            StringRef ptxas, bool quiet, Variant &out) {
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-  };
   auto fail = [&](const Twine &message) {
     if (!quiet)
       llvm::errs() << "tile-compile: " << message << "\n";
@@ -1029,11 +1029,7 @@ int main(int argc, char **argv) {
                  << indexBitwidth << "\n";
     return 1;
   }
-  using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
-  auto since = [](Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-  };
 
   DialectRegistry registry;
   tile::registerKernelDialects(registry);
@@ -1089,7 +1085,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> fallbackModule;
   // Only pipelined loops are warp-specialized.
   bool wantFallback =
-      !noFallback && options.warpSpecialize && warpSpecializes(options.chip) &&
+      !noFallback && options.warpSpecialize &&
+      tile::chipWarpSpecializes(options.chip) &&
       module
           ->walk([](Operation *op) {
             return op->getName().getStringRef() == "tile.pipelined"

@@ -13,6 +13,8 @@
 #include "mlir/Support/LLVM.h"
 #include "tile/Dialect/Tile/TileOps.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 
 namespace mlir {
@@ -30,6 +32,12 @@ struct LoweringOptions {
   /// from registers.
   bool tmaStore = true;
 };
+
+/// Whether tile-lower may warp-specialize pipelined loops for `chip` (TMA
+/// loads from a producer warpgroup, which give the kernel tensor maps).
+inline bool chipWarpSpecializes(llvm::StringRef chip) {
+  return chip == "sm_90a";
+}
 
 /// The producer warpgroup of a warp-specialized kernel: threads added after
 /// the kernel's own (an integer attribute on tile.kernel).
