@@ -34,6 +34,7 @@ void tile::registerTileDialect(DialectRegistry &registry) {
 
 void tile::registerKernelDialects(DialectRegistry &registry) {
   registerTileDialect(registry);
+  registerTileOpModels(registry);
   registry.insert<amdgpu::AMDGPUDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,

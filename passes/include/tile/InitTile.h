@@ -21,6 +21,13 @@ void registerTileDialect(DialectRegistry &registry);
 /// rocdl, llvm) with the interface extensions their lowering needs.
 void registerKernelDialects(DialectRegistry &registry);
 
+/// Attaches TileOpInterface, the compiler's view of each tile operator
+/// (layout inference, lowering, accesses), to the tile dialect's
+/// operators. The tile passes add it themselves; callers of the C++ entry
+/// points (inferLayouts(), lowerKernel()) on a context of their own add it
+/// with this.
+void registerTileOpModels(DialectRegistry &registry);
+
 /// Registers every tile pass and pipeline with the global pass registry.
 void registerAllTilePasses();
 

@@ -17,6 +17,7 @@
 
 #include "tile/Dialect/Tile/TileAttrs.h"
 #include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Dialect/Tile/TileInterfaces.h"
 
 namespace mlir {
 namespace tile {

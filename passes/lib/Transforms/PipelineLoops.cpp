@@ -23,9 +23,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Accesses.h"
 #include "tile/Transforms/Lowering.h"
 
-#include "LowerTileInternal.h"
+#include "Lowering/LoweringContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -48,39 +49,22 @@ using namespace mlir;
 using namespace mlir::tile;
 using mlir::tile::lowering::sharedPointer;
 
-/// Whether `copy` can be a producer of `loop`: global into a whole shared
-/// allocation that nothing outside the loop touches and that the rest of
-/// the loop only reads (gemm operands, copy, reduce and cumsum sources,
-/// loads in parallel bodies).
-static bool isProducer(PipelinedOp loop, CopyOp copy) {
-  auto alloc = copy.getDst().getDefiningOp<AllocOp>();
-  if (!alloc || !copy.getDstIndices().empty() ||
-      getMemorySpace(copy.getSrc().getType()) != MemorySpace::Global ||
+/// Whether `op`, the asynchronous copy `copy`, can be a producer of
+/// `loop`: global into a whole shared allocation that nothing outside the
+/// loop touches and that the rest of the loop only reads.
+static bool isProducer(PipelinedOp loop, Operation *op, const AsyncCopy &copy) {
+  auto alloc = copy.dest.getDefiningOp<AllocOp>();
+  if (!alloc || !copy.destIndices.empty() ||
+      getMemorySpace(cast<MemRefType>(copy.source.getType())) !=
+          MemorySpace::Global ||
       getMemorySpace(alloc.getType()) != MemorySpace::Shared ||
-      copy->getParentOp() != loop)
+      op->getParentOp() != loop)
     return false;
   for (Operation *user : alloc->getUsers()) {
     if (!loop->isProperAncestor(user))
       return false;
-    if (user == copy)
-      continue;
     // Other users may only read it: the other slots are being written.
-    Value buffer = alloc.getResult();
-    bool reads = TypeSwitch<Operation *, bool>(user)
-                     .Case([&](GemmOp g) { return g.getC() != buffer; })
-                     .Case([&](CopyOp c) {
-                       return c.getSrc() == buffer && c.getDst() != buffer;
-                     })
-                     .Case([&](ReduceOp r) {
-                       return r.getSrc() == buffer && r.getDst() != buffer;
-                     })
-                     .Case([&](CumsumOp c) {
-                       return c.getSrc() == buffer && c.getDst() != buffer;
-                     })
-                     .Case<memref::LoadOp, vector::LoadOp>(
-                         [](Operation *) { return true; })
-                     .Default([](Operation *) { return false; });
-    if (!reads)
+    if (user != op && !onlyReads(user, alloc.getResult()))
       return false;
   }
   return true;
@@ -145,7 +129,8 @@ static std::string dependsOnBody(PipelinedOp loop, Operation *op) {
 /// A producer copy issued as TMA loads: a rows x cols tile read as
 /// `blocks` boxes of rows x `boxCols` (one per swizzle atom of columns).
 struct TmaLoad {
-  mutable CopyOp copy;
+  Operation *op = nullptr;
+  AsyncCopy copy;
   int64_t rows = 0, cols = 0, boxCols = 0, blocks = 1, elementBytes = 0;
   nvgpu::TensorMapSwizzleKind swizzle =
       nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
@@ -156,14 +141,15 @@ struct TmaLoad {
 /// defined outside the kernel and its shared tile is laid out the way TMA
 /// writes it: row-major, or one of the 32/64/128-byte swizzles in column
 /// blocks of one swizzle row each.
-static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, CopyOp copy) {
-  if (copy.getDisableTma())
+static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, Operation *op,
+                                          const AsyncCopy &copy) {
+  if (!copy.allowTma)
     return std::nullopt;
-  auto srcType = dyn_cast<MemRefType>(copy.getSrc().getType());
-  auto alloc = copy.getDst().getDefiningOp<AllocOp>();
+  auto srcType = dyn_cast<MemRefType>(copy.source.getType());
+  auto alloc = copy.dest.getDefiningOp<AllocOp>();
   if (!srcType || !alloc || srcType.getRank() != 2 ||
       !srcType.getLayout().isIdentity() ||
-      kernel.getBody().isAncestor(copy.getSrc().getParentRegion()) ||
+      kernel.getBody().isAncestor(Value(copy.source).getParentRegion()) ||
       alloc->getParentOp() != kernel)
     return std::nullopt;
   MemRefType dstType = alloc.getType();
@@ -175,6 +161,7 @@ static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, CopyOp copy) {
     return std::nullopt;
   MLIRContext *ctx = kernel.getContext();
   TmaLoad load;
+  load.op = op;
   load.copy = copy;
   load.rows = dstType.getDimSize(0);
   load.cols = dstType.getDimSize(1);
@@ -244,7 +231,7 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
   SmallVector<Value> needed = {loop.getLowerBound(), loop.getUpperBound(),
                                loop.getStep()};
   for (const TmaLoad &load : loads)
-    llvm::append_range(needed, load.copy.getSrcIndices());
+    llvm::append_range(needed, load.copy.sourceIndices);
   return llvm::all_of(needed, [&](Value v) {
     return clonePure(nullptr, kernel, v, accepted) != nullptr;
   });
@@ -281,10 +268,10 @@ static void warpSpecialize(
   {
     OpBuilder hb(kernel);
     for (const TmaLoad &load : loads) {
-      auto srcType = cast<MemRefType>(load.copy.getSrc().getType());
+      auto srcType = cast<MemRefType>(load.copy.source.getType());
       Value unranked = memref::CastOp::create(
           hb, loc, UnrankedMemRefType::get(srcType.getElementType(), 0),
-          load.copy.getSrc());
+          load.copy.source);
       auto box = MemRefType::get({load.rows, load.boxCols},
                                  srcType.getElementType(), AffineMap(), shared);
       auto type = nvgpu::TensorMapDescriptorType::get(
@@ -420,12 +407,12 @@ static void warpSpecialize(
                                 arith::MulIOp::create(pb, loc, i, step)));
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   for (auto [load, tensorMap] : llvm::zip(loads, maps)) {
-    Value row0 = clonePure(&pb, kernel, load.copy.getSrcIndices()[0], map);
-    Value col0 = clonePure(&pb, kernel, load.copy.getSrcIndices()[1], map);
+    Value row0 = clonePure(&pb, kernel, load.copy.sourceIndices[0], map);
+    Value col0 = clonePure(&pb, kernel, load.copy.sourceIndices[1], map);
     Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
                                                     ValueRange{tensorMap})
                      .getResult(0);
-    Value big = slotted.lookup(load.copy.getDst());
+    Value big = slotted.lookup(load.copy.dest);
     Value slotBase =
         arith::MulIOp::create(pb, loc, slot, idx(pb, load.rows * load.cols));
     for (int64_t blk = 0; blk < load.blocks; ++blk) {
@@ -454,10 +441,14 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
                                        const LoweringOptions &options) {
   SmallVector<Operation *> scheduled = loop.getScheduledOps();
   SmallVector<bool> isProd;
-  SmallVector<CopyOp> producers;
+  // The producers and what they copy, in schedule order.
+  SmallVector<Operation *> producers;
+  SmallVector<AsyncCopy, 4> copies;
   for (Operation *op : scheduled) {
-    auto copy = dyn_cast<CopyOp>(op);
-    bool prod = copy && isProducer(loop, copy);
+    auto tileOp = dyn_cast<TileOpInterface>(op);
+    std::optional<AsyncCopy> copy =
+        tileOp ? tileOp.getAsyncCopy() : std::nullopt;
+    bool prod = copy && isProducer(loop, op, *copy);
     std::string why = prod ? dependsOnBody(loop, op) : "";
     if (!why.empty()) {
       loop.emitWarning() << "not pipelined: the copy into shared memory "
@@ -467,8 +458,10 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       return success();
     }
     isProd.push_back(prod);
-    if (prod)
-      producers.push_back(copy);
+    if (prod) {
+      producers.push_back(op);
+      copies.push_back(*copy);
+    }
   }
   if (producers.empty()) {
     convertToFor(loop);
@@ -514,14 +507,14 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // specialization), when every producer can be one and the producer can
   // compute its indices alone.
   auto kernel = loop->getParentOfType<KernelOp>();
-  SmallVector<TmaLoad> tmaLoads;
+  SmallVector<TmaLoad, 4> tmaLoads;
   bool specialize = chipWarpSpecializes(options.chip) &&
                     options.warpSpecialize && distance > 0 &&
                     loop->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0;
-  for (CopyOp copy : producers) {
+  for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =
-        specialize ? planTmaLoad(kernel, copy) : std::nullopt;
+        specialize ? planTmaLoad(kernel, op, copy) : std::nullopt;
     specialize = specialize && load;
     if (load)
       tmaLoads.push_back(*load);
@@ -533,8 +526,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // Old alloc -> [slots, ...] alloc, in creation order (the order the slot
   // views are emitted in).
   llvm::MapVector<Value, Value> slotted;
-  for (CopyOp copy : producers) {
-    auto alloc = copy.getDst().getDefiningOp<AllocOp>();
+  for (const AsyncCopy &copy : copies) {
+    auto alloc = copy.dest.getDefiningOp<AllocOp>();
     if (slots == 1 || slotted.count(alloc.getResult()))
       continue;
     MemRefType type = alloc.getType();
@@ -581,8 +574,13 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // may be wgmma, which reads shared memory through the async proxy: each
   // thread orders its own copies for it before the barrier.
   bool asyncReaders =
-      options.chip == "sm_90a" &&
-      llvm::any_of(body, [](Operation &op) { return isa<GemmOp>(op); });
+      options.chip == "sm_90a" && llvm::any_of(body, [](Operation &op) {
+        SmallVector<TileAccess> accesses;
+        getAccesses(&op, accesses);
+        return llvm::any_of(accesses, [](const TileAccess &access) {
+          return access.asyncProxy;
+        });
+      });
   auto publish = [&] {
     if (asyncReaders)
       NVVM::FenceProxyOp::create(
@@ -619,7 +617,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
         b.clone(op, map);
     for (Operation *op : ops) {
       Operation *clone = b.clone(*op, map);
-      if (isa<CopyOp>(clone) && llvm::is_contained(producers, op))
+      if (llvm::is_contained(producers, op))
         clone->setAttr(kAsyncCopyAttr, b.getUnitAttr());
     }
   };

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LayoutInferenceUtils.h"
+#include "Analysis/LayoutInferenceUtils.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"

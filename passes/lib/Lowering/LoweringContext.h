@@ -1,18 +1,20 @@
-//===- LowerTileInternal.h - shared pieces of the tile lowering -*- C++ -*-===//
+//===- LoweringContext.h - what the operator lowerings share ----*- C++ -*-===//
 //
-// What the operator lowerings of tile-lower share: materializing layouts as
-// index arithmetic, element conversions, the loop map of an operator and
-// the per-kernel state (thread id, fragment register arrays, shared-memory
-// layouts). Private to passes/lib.
+// The context every TileOpInterface::lower() receives: the per-kernel state
+// of tile-lower (thread id, fragment register arrays, shared-memory layouts,
+// the target and options) and the pieces the operator lowerings share:
+// materializing layouts as index arithmetic, loop maps, element
+// conversions, edge masks. Private to passes/lib.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_PASSES_LOWERTILEINTERNAL_H
-#define TILE_PASSES_LOWERTILEINTERNAL_H
+#ifndef TILE_PASSES_LIB_LOWERING_LOWERINGCONTEXT_H
+#define TILE_PASSES_LIB_LOWERING_LOWERINGCONTEXT_H
 
-#include "LayoutInferenceUtils.h"
+#include "Analysis/LayoutInferenceUtils.h"
 #include "tile/Dialect/Tile/Layout.h"
 #include "tile/Dialect/Tile/TileOps.h"
+#include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -74,10 +76,68 @@ struct LoopMap {
   }
 };
 
-struct KernelLowering {
+/// Coordinates of register `reg` of (thread `tid`) in `lm`, and in
+/// `replica` the replica index of a replicated map.
+SmallVector<Value> emitCoords(OpBuilder &b, Location loc, const LoopMap &lm,
+                              Value tid, int64_t reg, Value *replica = nullptr);
+/// Makes `b` insert under "`replica` == 0" (one replica of a replicated
+/// loop writes).
+void guardFirstReplica(OpBuilder &b, Location loc, Value replica);
+/// Runs `body` for every register of `lm` on the active threads of a
+/// block of `blockThreads`.
+void emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm, Value tid,
+                     int64_t blockThreads,
+                     function_ref<void(OpBuilder &, int64_t)> body);
+/// The register of `frag` holding the element each (thread, reg) of `lm`
+/// maps to through `indexOf`, when it is the same on every thread and held
+/// by that thread; -1 otherwise.
+int64_t
+loopRegister(const LoopMap &lm, int64_t reg, const Fragment &frag,
+             function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> indexOf,
+             bool &notOwned);
+/// Whether a tile of `tile` at a dynamic origin of a global `type` may
+/// cross its edge.
+bool needsMask(MemRefType type, ArrayRef<int64_t> tile);
+/// `idx` (plus `lastExtra` in the last dimension) lies inside `buffer`.
+Value inBounds(OpBuilder &b, Location loc, Value buffer, ValueRange idx,
+               int64_t lastExtra);
+/// The address of `idx` in `buffer` is a multiple of `bytes`.
+Value isAligned(OpBuilder &b, Location loc, Value buffer, ValueRange idx,
+                int64_t bytes, int64_t elemBytes);
+/// The tile at `origin` lies wholly inside `buffer` (when `checkBounds`)
+/// and its rows start at `vector`-element aligned addresses.
+Value isWholeAlignedTile(OpBuilder &b, Location loc, Value buffer,
+                         ValueRange origin, ArrayRef<int64_t> tile,
+                         bool checkBounds, int64_t vector, int64_t elemBytes);
+/// The mask of the first `count` of `lanes` lanes.
+Value laneMask(OpBuilder &b, Location loc, Value count, int64_t lanes);
+
+/// One side of a copy or atomic: the buffer, its space and its origin.
+struct Operand {
+  Value buffer;
+  MemRefType type;
+  MemorySpace space;
+  SmallVector<Value> origin;
+  unsigned lead = 0; // leading dimensions of extent 1 (rank-reducing)
+};
+/// `buffer` at `indices` as the operand of a tile of rank `tileRank`.
+Operand makeOperand(Value buffer, ValueRange indices, unsigned tileRank);
+/// Indices of tile element `coords` in `o`.
+SmallVector<Value> operandIndices(OpBuilder &b, Location loc, const Operand &o,
+                                  ValueRange coords);
+/// The widest vector (in elements, a power of two dividing the register
+/// count) such that, on every thread, each group of consecutive registers
+/// holds consecutive, aligned elements of the tile's last dimension, and
+/// of every operand's storage.
+int64_t pickVectorWidth(const LoopMap &lm, int64_t maxWidth,
+                        ArrayRef<const Layout *> storage);
+
+} // namespace lowering
+
+/// The per-kernel state of tile-lower that every operator lowering reads.
+struct LoweringContext {
   KernelOp kernel;
-  /// The target chip: sm_90a enables wgmma.
-  std::string chip = "sm_80";
+  LoweringOptions options;
   int64_t threads;
   Value tid;
   /// Fragment buffer -> (its fragment, its register array).
@@ -93,7 +153,7 @@ struct KernelLowering {
   LogicalResult lowerCumsum(CumsumOp op);
   LogicalResult lowerFragmentCumsum(CumsumOp op);
   LogicalResult lowerAtomic(AtomicOp op);
-  /// Tensorizes `op` (LowerGemm.cpp): wgmma where planWgmma() takes it,
+  /// Tensorizes `op` (Ops/Gemm.cpp): wgmma where planWgmma() takes it,
   /// otherwise ldmatrix and mma.sync.
   LogicalResult lowerGemm(GemmOp op);
   /// `op` as wgmma.mma_async on shared-memory descriptors; std::nullopt,
@@ -104,8 +164,10 @@ struct KernelLowering {
   /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
   /// its fragment operand, or, with `perThread`, the whole tile on every
   /// thread (local buffers).
-  FailureOr<LoopMap> getLoopMap(Operation *op, ArrayRef<int64_t> shape,
-                                Value fragmentOperand, bool perThread = false);
+  FailureOr<lowering::LoopMap> getLoopMap(Operation *op,
+                                          ArrayRef<int64_t> shape,
+                                          Value fragmentOperand,
+                                          bool perThread = false);
   /// A slot of a multi-buffered shared allocation: `root` (an alloc with a
   /// layout) at leading indices `lead`, whose slot 0 is laid out as
   /// `layout` over the slot's shape.
@@ -128,9 +190,10 @@ struct KernelLowering {
   /// getSlot() results by value (null: not a slot), stable addresses.
   DenseMap<Value, std::unique_ptr<Slot>> slots;
   /// buildLoopMap() of `frag` for this kernel, computed once per layout.
-  FailureOr<LoopMap> buildCachedLoopMap(Operation *op, const Fragment &frag);
+  FailureOr<lowering::LoopMap> buildCachedLoopMap(Operation *op,
+                                                  const Fragment &frag);
   /// Loop maps built so far, by fragment.
-  std::vector<std::pair<Fragment, LoopMap>> loopMapCache;
+  std::vector<std::pair<Fragment, lowering::LoopMap>> loopMapCache;
   /// Element `coords` of on-chip or global `buffer` as (memref, indices).
   std::pair<Value, SmallVector<Value>> address(OpBuilder &b, Location loc,
                                                Value buffer, ValueRange coords);
@@ -142,8 +205,13 @@ struct KernelLowering {
   }
 };
 
-} // namespace lowering
+/// Lowers `op`, a copy of a whole fragment into a 2-d global tensor run by
+/// the consumers of a warp-specialized kernel, to TMA stores through
+/// swizzled shared staging buffers (Target/NVIDIA/TmaStore.cpp); std::nullopt,
+/// with nothing built, where that does not apply.
+std::optional<LogicalResult> lowerTmaStore(LoweringContext &lc, CopyOp op);
+
 } // namespace tile
 } // namespace mlir
 
-#endif // TILE_PASSES_LOWERTILEINTERNAL_H
+#endif // TILE_PASSES_LIB_LOWERING_LOWERINGCONTEXT_H

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Accesses.h"
 #include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -57,80 +58,30 @@ struct AccessSet {
 };
 } // namespace
 
-/// The shared tile.alloc `value` is a view of, if any.
-static Value getSharedRoot(Value value) {
-  while (value) {
-    if (auto alloc = value.getDefiningOp<AllocOp>())
-      return getMemorySpace(alloc.getType()) == MemorySpace::Shared ? value
-                                                                    : Value();
-    auto view = value.getDefiningOp<ViewLikeOpInterface>();
-    if (!view)
-      return Value();
-    value = view.getViewSource();
-  }
-  return Value();
-}
-
 /// The shared-memory accesses of `op` alone (not counting nested ones,
-/// except inside tile.parallel whose body is one operation's worth).
+/// except inside tile operators with a body, whose body is one operation's
+/// worth).
 static AccessSet getOwnAccesses(Operation *op) {
+  SmallVector<TileAccess> accesses;
+  getAccesses(op, accesses);
   AccessSet set;
-  auto read = [&](Value v) {
-    if (Value root = getSharedRoot(v))
+  for (const TileAccess &access : accesses) {
+    Value root = getSharedRoot(access.buffer);
+    if (!root)
+      continue;
+    switch (access.kind) {
+    case AccessKind::Read:
       set.reads.insert(root);
-  };
-  auto write = [&](Value v) {
-    if (Value root = getSharedRoot(v))
-      set.writes.insert(root);
-  };
-  if (auto copy = dyn_cast<CopyOp>(op)) {
-    read(copy.getSrc());
-    // Asynchronous copies of a pipelined loop are ordered by the loop's
-    // own waits and barriers.
-    if (!copy->hasAttr(kAsyncCopyAttr))
-      write(copy.getDst());
-  } else if (auto fill = dyn_cast<FillOp>(op)) {
-    write(fill.getBuffer());
-  } else if (auto clear = dyn_cast<ClearOp>(op)) {
-    write(clear.getBuffer());
-  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    read(reduce.getSrc());
-    read(reduce.getDst());
-    write(reduce.getDst());
-  } else if (auto cumsum = dyn_cast<CumsumOp>(op)) {
-    read(cumsum.getSrc());
-    write(cumsum.getDst());
-  } else if (auto atomic = dyn_cast<AtomicOp>(op)) {
-    read(atomic.getSrc());
-    if (Value root = getSharedRoot(atomic.getDst()))
+      break;
+    case AccessKind::Write:
+      // Asynchronous copies of a pipelined loop are ordered by the loop's
+      // own waits and barriers.
+      if (!access.async)
+        set.writes.insert(root);
+      break;
+    case AccessKind::Atomic:
       set.atomics.insert(root);
-  } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-    read(gemm.getA());
-    read(gemm.getB());
-  } else if (isa<ParallelOp>(op)) {
-    op->walk([&](Operation *inner) {
-      if (inner != op)
-        set.merge(getOwnAccesses(inner));
-    });
-  } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    read(load.getMemref());
-  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    write(store.getMemref());
-  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-    read(load.getBase());
-  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
-    write(store.getBase());
-  } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
-    if (Value root = getSharedRoot(rmw.getMemref()))
-      set.atomics.insert(root);
-  } else if (isa<memref::ExtractAlignedPointerAsIndexOp>(op)) {
-    // Taking the address is no access; what goes through it (mbarriers,
-    // TMA) is ordered by the mbarriers themselves.
-  } else if (op->getNumRegions() == 0 && !isa<ViewLikeOpInterface>(op)) {
-    // Anything else that takes a shared buffer may read and write it.
-    for (Value operand : op->getOperands()) {
-      read(operand);
-      write(operand);
+      break;
     }
   }
   return set;
@@ -143,7 +94,7 @@ static AccessSet getAllAccesses(Operation *op, bool &hasBarrier) {
   op->walk([&](Operation *inner) {
     if (isa<gpu::BarrierOp>(inner))
       hasBarrier = true;
-    if (isa<ParallelOp>(inner->getParentOp()))
+    if (isa<TileOpInterface>(inner->getParentOp()))
       return;
     set.merge(getOwnAccesses(inner));
   });
@@ -186,7 +137,7 @@ static void processOp(Operation &op, AccessSet &state) {
     state.clear();
     return;
   }
-  if (op.getNumRegions() == 0 || isa<ParallelOp>(op)) {
+  if (op.getNumRegions() == 0 || isa<TileOpInterface>(op)) {
     AccessSet access = getOwnAccesses(&op);
     if (state.conflictsWith(access)) {
       placeBarrier(&op);

@@ -1,0 +1,399 @@
+//===- Copy.cpp - tile.copy ----------------------------------------------===//
+//
+// tile.copy as a tile operator: its loop nest for layout inference, its
+// accesses, its form as an asynchronous copy for pipelined loops, and its
+// lowering to vectorized per-thread loads and stores (or, in the consumers
+// of a warp-specialized kernel, to TMA stores: Target/NVIDIA/TmaStore.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Accesses.h"
+#include "Analysis/LayoutInference.h"
+#include "Lowering/LoweringContext.h"
+#include "Ops/OpModels.h"
+#include "tile/Transforms/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+LogicalResult LoweringContext::lowerCopy(CopyOp op) {
+  SmallVector<int64_t> tile = op.getTileShape();
+  if (op.getSrcIndices().empty() && op.getDstIndices().empty() &&
+      !op.getSrc().getType().hasStaticShape())
+    tile = llvm::to_vector(op.getDst().getType().getShape());
+  Operand src = makeOperand(op.getSrc(), op.getSrcIndices(), tile.size());
+  Operand dst = makeOperand(op.getDst(), op.getDstIndices(), tile.size());
+  Value fragOperand = src.space == MemorySpace::Fragment   ? src.buffer
+                      : dst.space == MemorySpace::Fragment ? dst.buffer
+                                                           : Value();
+  bool local =
+      src.space == MemorySpace::Local || dst.space == MemorySpace::Local;
+  if (local && fragOperand)
+    return op.emitOpError("copies between fragments and local buffers are "
+                          "not supported");
+  FailureOr<LoopMap> lm = getLoopMap(op, tile, fragOperand, local);
+  if (failed(lm))
+    return failure();
+  Type srcElem = src.type.getElementType(), dstElem = dst.type.getElementType();
+  // Registers take any width; memory operands take up to 16 bytes.
+  int64_t maxBytes = 1;
+  for (Operand *o : {&src, &dst})
+    if (o->space != MemorySpace::Fragment)
+      maxBytes = std::max(maxBytes, elementBytes(o->type.getElementType()));
+  int64_t maxWidth = std::max<int64_t>(1, 16 / maxBytes);
+  if (std::optional<uint64_t> w = op.getCoalescedWidth())
+    maxWidth = std::min<int64_t>(maxWidth, *w);
+  SmallVector<const Layout *> storage;
+  SmallVector<Layout> reshaped;
+  reshaped.reserve(2);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  for (Operand *o : {&src, &dst}) {
+    if (const Slot *slot = getSlot(o->buffer)) {
+      reshaped.push_back(slot->layout);
+      storage.push_back(&reshaped.back());
+      if (!o->origin.empty())
+        maxWidth = 1;
+      continue;
+    }
+    auto it = sharedLayouts.find(o->buffer);
+    if (it == sharedLayouts.end())
+      continue;
+    if (o->origin.empty()) {
+      storage.push_back(&it->second.first);
+      continue;
+    }
+    // An indexed shared operand: vectors need unit stride, checked on the
+    // buffer's own layout at the tile's origin 0 only.
+    maxWidth = 1;
+  }
+  // Row-major operands are contiguous along the last dimension; a
+  // rank-reducing or indexed one keeps that property.
+  for (Operand *o : {&src, &dst})
+    if (o->space == MemorySpace::Local && !o->origin.empty() &&
+        o->type.getShape().back() % maxWidth != 0)
+      maxWidth = 1;
+  int64_t v = pickVectorWidth(*lm, maxWidth, storage);
+
+  // Registers of a fragment operand for each register of the loop.
+  auto fragRegs = [&](const Operand &o,
+                      SmallVector<int64_t> &regs) -> LogicalResult {
+    if (o.space != MemorySpace::Fragment)
+      return success();
+    const Fragment &frag = fragments[o.buffer].first;
+    for (int64_t r = 0; r < lm->numRegs; ++r) {
+      bool notOwned = false;
+      int64_t reg = loopRegister(
+          *lm, r, frag,
+          [&](ArrayRef<int64_t> c) {
+            SmallVector<int64_t> idx;
+            for (unsigned d = 0; d < o.lead; ++d)
+              idx.push_back(0);
+            idx.append(c.begin(), c.end());
+            return idx;
+          },
+          notOwned);
+      if (reg < 0)
+        return op.emitOpError("the copy's loop layout does not match the "
+                              "fragment's layout");
+      regs.push_back(reg);
+    }
+    return success();
+  };
+  SmallVector<int64_t> srcRegs, dstRegs;
+  if (!src.origin.empty() && src.space == MemorySpace::Fragment)
+    return op.emitOpError("indexed fragment operands are not supported");
+  if (!dst.origin.empty() && dst.space == MemorySpace::Fragment)
+    return op.emitOpError("indexed fragment operands are not supported");
+  if (failed(fragRegs(src, srcRegs)) || failed(fragRegs(dst, dstRegs)))
+    return failure();
+
+  Type srcVecType = v > 1 ? Type(VectorType::get({v}, srcElem)) : srcElem;
+  bool maskSrc = src.space == MemorySpace::Global && needsMask(src.type, tile);
+  bool maskDst = dst.space == MemorySpace::Global && needsMask(dst.type, tile);
+  // Set while emitting the path taken when the global tile is whole and
+  // aligned: no masks, no alignment tests.
+  bool trusted = false;
+
+  // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
+  // idx, 0, v) on an in-bounds row, else 0. Also the mask of the masked
+  // vector accesses that edge vectors fall back to.
+  auto validElements = [&](OpBuilder &b, Location loc, Value mem,
+                           ArrayRef<Value> memIdx) -> Value {
+    unsigned last = memIdx.size() - 1;
+    Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (unsigned d = 0; d < last; ++d)
+      rowOk = arith::AndIOp::create(
+          b, loc, rowOk,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, memIdx[d],
+                                memref::DimOp::create(b, loc, mem, d)));
+    Value left = arith::SubIOp::create(
+        b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
+    left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
+    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
+    return arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
+  };
+  // Converts `value` (loop register `r`, at `coords`) to the destination's
+  // element type and writes it.
+  auto convertAndStore = [&](OpBuilder &b, int64_t r, ArrayRef<Value> coords,
+                             Value value) {
+    value = convert(b, loc, value, dstElem);
+    // Write.
+    if (dst.space == MemorySpace::Fragment) {
+      Value regs = fragments[dst.buffer].second;
+      for (int64_t k = 0; k < v; ++k) {
+        Value e = v > 1
+                      ? vector::ExtractOp::create(b, loc, value, k).getResult()
+                      : value;
+        memref::StoreOp::create(b, loc, e, regs,
+                                ValueRange{cst(b, loc, dstRegs[r + k])});
+      }
+      return;
+    }
+    SmallVector<Value> idx = operandIndices(b, loc, dst, coords);
+    auto [mem, memIdx] = address(b, loc, dst.buffer, idx);
+    auto store = [&](OpBuilder &b) {
+      if (v == 1)
+        memref::StoreOp::create(b, loc, value, mem, memIdx);
+      else
+        vector::StoreOp::create(b, loc, value, mem, memIdx,
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(v * elementBytes(dstElem)));
+    };
+    if (dst.space != MemorySpace::Global || trusted || (!maskDst && v == 1)) {
+      store(b);
+      return;
+    }
+    Value ok = maskDst ? inBounds(b, loc, mem, memIdx, v - 1) : Value();
+    if (v > 1) {
+      Value al = isAligned(b, loc, mem, memIdx, v * elementBytes(dstElem),
+                           elementBytes(dstElem));
+      ok = ok ? arith::AndIOp::create(b, loc, ok, al).getResult() : al;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
+    OpBuilder tb(ifOp.thenBlock()->getTerminator());
+    store(tb);
+    OpBuilder eb(ifOp.elseBlock()->getTerminator());
+    if (v == 1) {
+      // Only reached when masked: the element is outside.
+      return;
+    }
+    // A straddling or misaligned vector: one masked store at element
+    // alignment (all lanes on when the tensor is not masked).
+    Value count =
+        maskDst ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+    vector::MaskedStoreOp::create(eb, loc, mem, memIdx,
+                                  laneMask(eb, loc, count, v), value);
+  };
+
+  // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
+  // bytes per thread, no conversion).
+  int64_t copyBytes = v * elementBytes(srcElem);
+  bool async = op->hasAttr(kAsyncCopyAttr) &&
+               src.space == MemorySpace::Global &&
+               dst.space == MemorySpace::Shared && srcElem == dstElem &&
+               (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
+  // cp.async of one vector; with `valid`, a vector wholly inside (valid ==
+  // v) or wholly outside (valid == 0: nothing read, all zero-filled) the
+  // source.
+  auto emitAsyncCopy = [&](OpBuilder &b, Location loc, Value mem,
+                           SmallVector<Value> memIdx, ArrayRef<Value> coords,
+                           Value valid) {
+    if (valid) {
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        valid, cst(b, loc, 0));
+      for (Value &i : memIdx)
+        i = arith::SelectOp::create(b, loc, any, i, cst(b, loc, 0));
+    }
+    SmallVector<Value> didx = operandIndices(b, loc, dst, coords);
+    auto [dmem, dmemIdx] = address(b, loc, dst.buffer, didx);
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dmem, dmemIdx,
+        mem, memIdx, b.getIndexAttr(v), valid,
+        copyBytes == 16 ? b.getUnitAttr() : UnitAttr());
+  };
+
+  auto emitAll = [&](OpBuilder &b) {
+    emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
+      if (r % v != 0)
+        return;
+      OpBuilder::InsertionGuard guard(b);
+      Value replica;
+      SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
+      if (dst.space != MemorySpace::Fragment)
+        guardFirstReplica(b, loc, replica);
+      // Read.
+      Value value;
+      if (src.space == MemorySpace::Fragment) {
+        Value regs = fragments[src.buffer].second;
+        SmallVector<Value> elems;
+        for (int64_t k = 0; k < v; ++k)
+          elems.push_back(memref::LoadOp::create(
+              b, loc, regs, ValueRange{cst(b, loc, srcRegs[r + k])}));
+        value = v > 1 ? vector::FromElementsOp::create(
+                            b, loc, cast<VectorType>(srcVecType), elems)
+                            .getResult()
+                      : elems[0];
+      } else {
+        SmallVector<Value> idx = operandIndices(b, loc, src, coords);
+        auto [mem, memIdx] = address(b, loc, src.buffer, idx);
+        if (async && trusted) {
+          emitAsyncCopy(b, loc, mem, memIdx, coords, Value());
+          return;
+        }
+        if (async) {
+          // cp.async where the source is aligned and the vector lies wholly
+          // inside or wholly outside it (zero-filled); the synchronous path
+          // below, in the else branch, for the rest. A partial cp.async
+          // would be legal but reads past the tensor as far as memory
+          // checkers can tell.
+          Value ok = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
+                               elementBytes(srcElem));
+          Value valid;
+          if (maskSrc) {
+            valid = validElements(b, loc, mem, memIdx);
+            Value edge = arith::OrIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
+                                      cst(b, loc, v)),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
+                                      cst(b, loc, 0)));
+            ok = arith::AndIOp::create(b, loc, ok, edge);
+          }
+          auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
+          OpBuilder tb(ifOp.thenBlock()->getTerminator());
+          emitAsyncCopy(tb, loc, mem, memIdx, coords, valid);
+          b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+        }
+        auto load = [&](OpBuilder &b) -> Value {
+          if (v == 1)
+            return memref::LoadOp::create(b, loc, mem, memIdx);
+          return vector::LoadOp::create(
+              b, loc, cast<VectorType>(srcVecType), mem, memIdx,
+              /*nontemporal=*/false,
+              llvm::MaybeAlign(v * elementBytes(srcElem)));
+        };
+        if (src.space != MemorySpace::Global || trusted ||
+            (!maskSrc && v == 1)) {
+          value = load(b);
+        } else {
+          Value ok = maskSrc ? inBounds(b, loc, mem, memIdx, v - 1) : Value();
+          if (v > 1) {
+            Value al = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
+                                 elementBytes(srcElem));
+            ok = ok ? arith::AndIOp::create(b, loc, ok, al).getResult() : al;
+          }
+          auto ifOp = scf::IfOp::create(b, loc, TypeRange{srcVecType}, ok,
+                                        /*withElse=*/true);
+          OpBuilder tb = ifOp.getThenBodyBuilder();
+          scf::YieldOp::create(tb, loc, load(tb));
+          OpBuilder eb = ifOp.getElseBodyBuilder();
+          if (v == 1) {
+            scf::YieldOp::create(eb, loc, zeroOf(eb, loc, srcElem));
+            value = ifOp.getResult(0);
+            return convertAndStore(b, r, coords, value);
+          }
+          // A straddling or misaligned vector: one masked load at element
+          // alignment, zero outside the tensor.
+          Value count =
+              maskSrc ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+          Value lanes = laneMask(eb, loc, count, v);
+          auto vecType = cast<VectorType>(srcVecType);
+          Value zeros = arith::ConstantOp::create(
+              eb, loc, vecType,
+              DenseElementsAttr::get(vecType, eb.getZeroAttr(srcElem)));
+          Value slow = vector::MaskedLoadOp::create(eb, loc, vecType, mem,
+                                                    memIdx, lanes, zeros);
+          scf::YieldOp::create(eb, loc, slow);
+          value = ifOp.getResult(0);
+        }
+      }
+      convertAndStore(b, r, coords, value);
+    });
+  };
+  // One block-uniform test of the global operand picks between the
+  // unchecked copy and the one that masks and tests each vector.
+  Operand *global = src.space == MemorySpace::Global   ? &src
+                    : dst.space == MemorySpace::Global ? &dst
+                                                       : nullptr;
+  bool masked = global == &src ? maskSrc : maskDst;
+  if (!global || (!masked && v == 1)) {
+    emitAll(b);
+  } else {
+    Value whole =
+        isWholeAlignedTile(b, loc, global->buffer, global->origin, tile, masked,
+                           v, elementBytes(global->type.getElementType()));
+    auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+    OpBuilder tb(ifOp.thenBlock()->getTerminator());
+    trusted = true;
+    emitAll(tb);
+    trusted = false;
+    OpBuilder eb(ifOp.elseBlock()->getTerminator());
+    emitAll(eb);
+  }
+  op.erase();
+  return success();
+}
+
+namespace {
+struct CopyModel : public TileOpInterface::ExternalModel<CopyModel, CopyOp> {
+  LogicalResult inferLayout(Operation *op, LayoutInferenceState &state,
+                            InferenceLevel level) const {
+    if (level != InferenceLevel::Collect)
+      return state.inferLoop(op, level);
+    auto copy = cast<CopyOp>(op);
+    TileLoopOperands operands;
+    operands.src = copy.getSrc();
+    operands.srcIndices = copy.getSrcIndices();
+    operands.dst = copy.getDst();
+    operands.dstIndices = copy.getDstIndices();
+    operands.shape = copy.getTileShape();
+    if (std::optional<uint64_t> width = copy.getCoalescedWidth())
+      operands.vectorWidth = *width;
+    return state.collectTileLoop(op, operands);
+  }
+
+  LogicalResult lower(Operation *op, LoweringContext &context) const {
+    auto copy = cast<CopyOp>(op);
+    if (std::optional<LogicalResult> stored = lowerTmaStore(context, copy))
+      return *stored;
+    return context.lowerCopy(copy);
+  }
+
+  void getTileAccesses(Operation *op,
+                       SmallVectorImpl<TileAccess> &accesses) const {
+    auto copy = cast<CopyOp>(op);
+    accesses.push_back({copy.getSrc(), AccessKind::Read});
+    accesses.push_back({copy.getDst(), AccessKind::Write,
+                        /*async=*/copy->hasAttr(kAsyncCopyAttr)});
+  }
+
+  std::optional<AsyncCopy> getAsyncCopy(Operation *op) const {
+    auto copy = cast<CopyOp>(op);
+    return AsyncCopy{copy.getSrc(), copy.getSrcIndices(), copy.getDst(),
+                     copy.getDstIndices(), !copy.getDisableTma()};
+  }
+};
+} // namespace
+
+void mlir::tile::registerCopyModel(MLIRContext *ctx) {
+  CopyOp::attachInterface<CopyModel>(*ctx);
+}
