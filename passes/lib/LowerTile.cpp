@@ -472,6 +472,10 @@ Value lowering::convert(OpBuilder &b, Location loc, Value v, Type to) {
     target = VectorType::get(vt.getShape(), to);
   bool fromF = isa<FloatType>(from), toF = isa<FloatType>(to);
   if (fromF && toF) {
+    // Same-width pairs (f16 and bf16) have neither extf nor truncf between
+    // them: go through f32, which holds both exactly.
+    if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth())
+      return convert(b, loc, convert(b, loc, v, b.getF32Type()), to);
     if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
       return arith::ExtFOp::create(b, loc, target, v);
     return arith::TruncFOp::create(b, loc, target, v);
@@ -2166,6 +2170,12 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
       !getChipLimits(options.chip))
     return kernel.emitOpError() << "cannot be lowered for unknown NVIDIA chip '"
                                 << options.chip << "'";
+  // Lowering per-thread code again would place barriers after terminators
+  // and distribute registers a second time.
+  if (kernel->hasAttr(kLoweredAttr))
+    return kernel.emitOpError()
+           << "is already lowered (tile-lower ran on it); run tile-lower "
+              "once per kernel, after tile-infer-layout";
   if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);
@@ -2189,6 +2199,7 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
       barrier.erase();
     });
   });
+  kernel->setAttr(kLoweredAttr, UnitAttr::get(kernel->getContext()));
   return success();
 }
 
