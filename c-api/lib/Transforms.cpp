@@ -82,7 +82,9 @@ MlirLogicalResult mlirTileKernelOpGetResources(MlirOperation op,
                                                int64_t *sharedBytes,
                                                int64_t *registersPerThread) {
   KernelOp kernel = getKernel(op);
-  if (!kernel)
+  // A lowered kernel's fragments are per-thread arrays already: the figures
+  // of its tile program are gone.
+  if (!kernel || kernel->hasAttr(kLoweredAttr))
     return mlirLogicalResultFailure();
   KernelResources used = computeKernelResources(kernel);
   if (sharedBytes)

@@ -668,7 +668,13 @@ int64_t Fragment::getRegister(ArrayRef<int64_t> coords) const {
   return program ? program->evaluate(1, coords, {0}) : 0;
 }
 
+static std::optional<int64_t> provenInjective(const Fragment &fragment);
+
 int64_t Fragment::getNumRegisters() const {
+  // Large fragments of the usual structure need no walk over every element.
+  if (getNumElements(shape) > kMaxEnumeratedElements)
+    if (std::optional<int64_t> regs = provenInjective(*this))
+      return *regs;
   int64_t regs = 0;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
     regs = std::max(regs, getRegister(coords) + 1);
@@ -676,11 +682,260 @@ int64_t Fragment::getNumRegisters() const {
   return regs;
 }
 
+namespace {
+/// `coef * ((x floordiv div) mod mod)` of one variable x (a dimension, or
+/// the replica after the dimensions); `mod` 0 means no mod.
+struct DigitTerm {
+  int64_t coef;
+  unsigned var;
+  int64_t div, mod;
+};
+
+/// A map result as a sum of DigitTerms and a constant.
+struct DigitSum {
+  SmallVector<DigitTerm> terms;
+  int64_t constant = 0;
+};
+} // namespace
+
+/// The largest value of `(x floordiv div) mod mod` for x below `extent`.
+static int64_t digitMax(const DigitTerm &t, ArrayRef<int64_t> extents) {
+  int64_t top = (extents[t.var] - 1) / t.div;
+  return t.mod ? std::min(top, t.mod - 1) : top;
+}
+
+/// Bounds of `sum` when every coefficient is positive; nullopt otherwise or
+/// on overflow.
+static std::optional<std::pair<int64_t, int64_t>>
+digitBounds(const DigitSum &sum, ArrayRef<int64_t> extents) {
+  int64_t max = sum.constant;
+  for (const DigitTerm &t : sum.terms) {
+    int64_t part;
+    if (t.coef <= 0 || llvm::MulOverflow(t.coef, digitMax(t, extents), part) ||
+        llvm::AddOverflow(max, part, max))
+      return std::nullopt;
+  }
+  return std::make_pair(sum.constant, max);
+}
+
+/// Rewrites the quasi-affine `expr` as a DigitSum, using the identities of
+/// floordiv and mod over sums with multiples of the divisor; nullopt for
+/// forms outside that (for instance a mod of two digits that can carry).
+static std::optional<DigitSum> toDigits(AffineExpr expr,
+                                        ArrayRef<int64_t> extents) {
+  unsigned numDims = extents.size() - 1;
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant: {
+    DigitSum sum;
+    sum.constant = cast<AffineConstantExpr>(expr).getValue();
+    return sum;
+  }
+  case AffineExprKind::DimId:
+  case AffineExprKind::SymbolId: {
+    unsigned var = isa<AffineDimExpr>(expr)
+                       ? cast<AffineDimExpr>(expr).getPosition()
+                       : numDims + cast<AffineSymbolExpr>(expr).getPosition();
+    if (var >= extents.size())
+      return std::nullopt;
+    DigitSum sum;
+    sum.terms.push_back({1, var, 1, 0});
+    return sum;
+  }
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::optional<DigitSum> lhs = toDigits(bin.getLHS(), extents);
+  if (!lhs)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add) {
+    std::optional<DigitSum> rhs = toDigits(bin.getRHS(), extents);
+    if (!rhs || llvm::AddOverflow(lhs->constant, rhs->constant, lhs->constant))
+      return std::nullopt;
+    llvm::append_range(lhs->terms, rhs->terms);
+    return lhs;
+  }
+  auto rhsConst = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  if (expr.getKind() == AffineExprKind::Mul) {
+    std::optional<DigitSum> rhs = toDigits(bin.getRHS(), extents);
+    if (!rhs)
+      return std::nullopt;
+    // One side is a constant (quasi-affine maps).
+    if (!rhs->terms.empty())
+      std::swap(lhs, rhs);
+    if (!rhs->terms.empty())
+      return std::nullopt;
+    int64_t k = rhs->constant;
+    if (llvm::MulOverflow(lhs->constant, k, lhs->constant))
+      return std::nullopt;
+    for (DigitTerm &t : lhs->terms)
+      if (llvm::MulOverflow(t.coef, k, t.coef))
+        return std::nullopt;
+    return lhs;
+  }
+  if (!rhsConst || rhsConst.getValue() <= 0 ||
+      expr.getKind() == AffineExprKind::CeilDiv)
+    return std::nullopt;
+  int64_t k = rhsConst.getValue();
+  bool isMod = expr.getKind() == AffineExprKind::Mod;
+  // Multiples of k leave a mod and come out of a floordiv whole.
+  DigitSum whole, rest;
+  for (const DigitTerm &t : lhs->terms) {
+    if (t.coef % k == 0)
+      whole.terms.push_back({t.coef / k, t.var, t.div, t.mod});
+    else
+      rest.terms.push_back(t);
+  }
+  whole.constant = llvm::divideFloorSigned(lhs->constant, k);
+  rest.constant = lhs->constant - whole.constant * k;
+  DigitSum result = isMod ? DigitSum() : whole;
+  std::optional<std::pair<int64_t, int64_t>> bounds =
+      digitBounds(rest, extents);
+  if (bounds && bounds->first >= 0 && bounds->second < k) {
+    // The rest stays below k: unchanged by mod, gone in floordiv.
+    if (isMod)
+      return rest;
+    return result;
+  }
+  if (rest.terms.size() != 1 || rest.constant != 0 ||
+      k % rest.terms[0].coef != 0 || rest.terms[0].coef <= 0)
+    return std::nullopt;
+  DigitTerm t = rest.terms[0];
+  int64_t k2 = k / t.coef;
+  if (isMod) {
+    // c * X mod (c * k2) = c * (X mod k2).
+    if (t.mod && t.mod % k2 != 0)
+      return std::nullopt;
+    t.mod = k2;
+    result.terms.push_back(t);
+    return result;
+  }
+  // c * X floordiv (c * k2) = X floordiv k2.
+  if (t.mod && t.mod % k2 != 0)
+    return std::nullopt;
+  if (llvm::MulOverflow(t.div, k2, t.div))
+    return std::nullopt;
+  t.mod = t.mod ? t.mod / k2 : 0;
+  t.coef = 1;
+  result.terms.push_back(t);
+  return result;
+}
+
+/// Decides Fragment::isInjective without enumerating, for maps whose
+/// results are sums of digits `(x floordiv a) mod b` of the coordinates
+/// (and replica) with positive coefficients, as the coalesced and tensor
+/// core fragments are. Each coordinate is split into the mixed-radix digits
+/// its terms select; the map is injective when every digit appears in a
+/// result whose digits have weights that leave no overlap (each weight
+/// exceeds the largest sum of the lighter ones). Returns the number of
+/// registers when that proves injectivity, nullopt when the structure does
+/// not decide it.
+static std::optional<int64_t> provenInjective(const Fragment &fragment) {
+  AffineMap map = fragment.getMap();
+  if (!map || map.getNumResults() != 2)
+    return std::nullopt;
+  SmallVector<int64_t> extents(fragment.getShape());
+  extents.push_back(fragment.getReplicate());
+  DigitSum results[2];
+  for (unsigned r = 0; r < 2; ++r) {
+    std::optional<DigitSum> sum = toDigits(map.getResult(r), extents);
+    if (!sum)
+      return std::nullopt;
+    // Drop digits that are always 0; a mod that never wraps is no mod.
+    DigitSum kept;
+    kept.constant = sum->constant;
+    for (DigitTerm t : sum->terms) {
+      if (t.div >= extents[t.var])
+        continue;
+      if (t.mod && (extents[t.var] - 1) / t.div < t.mod)
+        t.mod = 0;
+      kept.terms.push_back(t);
+    }
+    results[r] = kept;
+  }
+  // Threads in range and registers non-negative.
+  auto threadBounds = digitBounds(results[0], extents);
+  auto regBounds = digitBounds(results[1], extents);
+  if (!threadBounds || !regBounds || threadBounds->first < 0 ||
+      threadBounds->second >= fragment.getThreads() || regBounds->first < 0)
+    return std::nullopt;
+  // The digit boundaries of each variable must divide one another.
+  SmallVector<SmallVector<int64_t>> cuts(extents.size());
+  for (unsigned v = 0; v < extents.size(); ++v)
+    cuts[v] = {1, extents[v]};
+  for (const DigitSum &sum : results)
+    for (const DigitTerm &t : sum.terms) {
+      cuts[t.var].push_back(t.div);
+      int64_t top;
+      if (t.mod && !llvm::MulOverflow(t.div, t.mod, top) &&
+          top < extents[t.var])
+        cuts[t.var].push_back(top);
+    }
+  for (SmallVector<int64_t> &c : cuts) {
+    llvm::sort(c);
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    for (size_t i = 1; i < c.size(); ++i)
+      if (c[i] % c[i - 1] != 0)
+        return std::nullopt;
+  }
+  // Weight of digit (v, j) in each result; digit j spans [cuts[j],
+  // cuts[j + 1]) of variable v.
+  using Digit = std::pair<unsigned, unsigned>;
+  llvm::DenseSet<Digit> covered;
+  for (const DigitSum &sum : results) {
+    llvm::DenseMap<Digit, int64_t> weights;
+    for (const DigitTerm &t : sum.terms) {
+      const SmallVector<int64_t> &c = cuts[t.var];
+      int64_t top;
+      if (!t.mod || llvm::MulOverflow(t.div, t.mod, top) ||
+          top > extents[t.var])
+        top = extents[t.var];
+      for (unsigned j = 0; j + 1 < c.size(); ++j) {
+        if (c[j] < t.div || c[j + 1] > top)
+          continue;
+        int64_t w;
+        if (llvm::MulOverflow(t.coef, c[j] / t.div, w) ||
+            llvm::AddOverflow(weights[{t.var, j}], w, weights[{t.var, j}]))
+          return std::nullopt;
+      }
+    }
+    SmallVector<std::pair<int64_t, int64_t>> digits; // weight, radix
+    for (auto &[digit, w] : weights)
+      digits.push_back({w, cuts[digit.first][digit.second + 1] /
+                               cuts[digit.first][digit.second]});
+    llvm::sort(digits);
+    int64_t reach = 0; // the largest sum of the digits so far
+    bool decodable = true;
+    for (auto [w, radix] : digits) {
+      int64_t part;
+      if (w <= reach || llvm::MulOverflow(w, radix - 1, part) ||
+          llvm::AddOverflow(reach, part, reach)) {
+        decodable = false;
+        break;
+      }
+    }
+    if (decodable)
+      for (auto &entry : weights)
+        covered.insert(entry.first);
+  }
+  for (unsigned v = 0; v < extents.size(); ++v)
+    for (unsigned j = 0; j + 1 < cuts[v].size(); ++j)
+      if (!covered.contains({v, j}))
+        return std::nullopt;
+  return regBounds->second + 1;
+}
+
 /// Fragment::isInjective, also giving the number of registers per thread
 /// when it holds.
 static bool isInjectiveFragment(const Fragment &fragment, int64_t &numRegs) {
   ArrayRef<int64_t> shape = fragment.getShape();
   int64_t replicas = fragment.getReplicate(), threads = fragment.getThreads();
+  if (std::optional<int64_t> regs = provenInjective(fragment)) {
+    numRegs = *regs;
+    return true;
+  }
+  // Beyond the enumeration limit a map the structure does not decide is
+  // reported as not injective: the callers then say what they cannot do.
   if (getNumElements(shape) > kMaxEnumeratedElements / replicas)
     return false;
   bool ok = true;

@@ -126,9 +126,103 @@ verifyQuasiAffine(function_ref<InFlightDiagnostic()> emitError, AffineMap map) {
 
 static LogicalResult verifyShape(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape) {
-  for (int64_t extent : shape)
+  int64_t elements = 1;
+  for (int64_t extent : shape) {
     if (extent <= 0)
       return emitError() << "expected positive extents, got " << extent;
+    if (llvm::MulOverflow(elements, extent, elements))
+      return emitError() << "expected at most 2^63-1 elements, got shape ["
+                         << shape << "]";
+  }
+  return success();
+}
+
+namespace {
+/// The closed range of values an affine expression takes over a box.
+struct ExprBounds {
+  __int128 min, max;
+};
+} // namespace
+
+/// Bounds `expr` (quasi-affine, positive divisors) over dimensions `d` in
+/// [0, shape[d]) and symbols in [0, symbolExtent), by interval arithmetic.
+/// The bounds are exact for the sums of products of one dimension each
+/// that layouts are made of, and never too tight otherwise.
+static ExprBounds boundExpr(AffineExpr expr, ArrayRef<int64_t> shape,
+                            int64_t symbolExtent) {
+  // Past this the offsets already left int64; clamping keeps every
+  // intermediate far from the limits of __int128.
+  const __int128 cap = (__int128)1 << 100;
+  auto clamp = [&](__int128 v) { return v > cap ? cap : v < -cap ? -cap : v; };
+  auto floorDiv = [](__int128 a, __int128 b) {
+    __int128 q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+  };
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant: {
+    __int128 v = cast<AffineConstantExpr>(expr).getValue();
+    return {v, v};
+  }
+  case AffineExprKind::DimId: {
+    unsigned pos = cast<AffineDimExpr>(expr).getPosition();
+    return {0, pos < shape.size() ? shape[pos] - 1 : 0};
+  }
+  case AffineExprKind::SymbolId:
+    return {0, symbolExtent - 1};
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  ExprBounds lhs = boundExpr(bin.getLHS(), shape, symbolExtent);
+  ExprBounds rhs = boundExpr(bin.getRHS(), shape, symbolExtent);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return {clamp(lhs.min + rhs.min), clamp(lhs.max + rhs.max)};
+  case AffineExprKind::Mul: {
+    __int128 a = clamp(lhs.min * rhs.min), b = clamp(lhs.min * rhs.max),
+             c = clamp(lhs.max * rhs.min), d = clamp(lhs.max * rhs.max);
+    return {std::min({a, b, c, d}), std::max({a, b, c, d})};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    __int128 k = std::max<__int128>(rhs.min, 1);
+    if (expr.getKind() == AffineExprKind::FloorDiv)
+      return {floorDiv(lhs.min, k), floorDiv(lhs.max, k)};
+    return {-floorDiv(-lhs.min, k), -floorDiv(-lhs.max, k)};
+  }
+  case AffineExprKind::Mod: {
+    __int128 k = std::max<__int128>(rhs.max, 1);
+    if (lhs.min >= 0 && lhs.max < k)
+      return lhs;
+    return {0, k - 1};
+  }
+  default:
+    return {0, 0};
+  }
+}
+
+/// Rejects maps whose results leave int64 over the tile: offsets are
+/// computed in 64-bit (or narrower index) arithmetic, where they would wrap.
+static LogicalResult
+verifyOffsetRange(function_ref<InFlightDiagnostic()> emitError, AffineMap map,
+                  ArrayRef<int64_t> shape, int64_t symbolExtent,
+                  StringRef what) {
+  for (auto [i, result] : llvm::enumerate(map.getResults())) {
+    ExprBounds range = boundExpr(result, shape, symbolExtent);
+    if (range.max <= INT64_MAX && range.min >= INT64_MIN)
+      continue;
+    auto toString = [](__int128 v) {
+      if (v > INT64_MAX)
+        return std::string("more than 2^63-1");
+      if (v < INT64_MIN)
+        return std::string("less than -2^63");
+      return std::to_string(static_cast<int64_t>(v));
+    };
+    return emitError() << "expected " << what << " within int64 over the tile ["
+                       << shape << "], got result " << i << " ("
+                       << exprToString(result) << ") ranging from "
+                       << toString(range.min) << " to " << toString(range.max);
+  }
   return success();
 }
 
@@ -378,6 +472,9 @@ LogicalResult FragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (map.getNumDims() != shape.size())
     return emitError() << "expected a fragment map over " << shape.size()
                        << " dimensions, got " << map.getNumDims();
+  if (failed(verifyOffsetRange(emitError, map, shape, replicate,
+                               "threads and registers")))
+    return failure();
   if (getNumElements(shape) > kMaxVerifiedElements / replicate)
     return success();
   // Every element must land on a thread of the block, and no two elements
@@ -435,6 +532,16 @@ LayoutAttr::getLayoutFor(ArrayRef<int64_t> bufferShape) const {
   if (getShape().empty()) {
     if (bufferShape.size() != getMap().getNumDims())
       return std::nullopt;
+    // The map was verified without a shape: on this buffer its offsets
+    // must still fit int64.
+    for (int64_t extent : bufferShape)
+      if (extent <= 0)
+        return std::nullopt;
+    for (AffineExpr result : getMap().getResults()) {
+      ExprBounds range = boundExpr(result, bufferShape, 1);
+      if (range.max > INT64_MAX || range.min < INT64_MIN)
+        return std::nullopt;
+    }
     Swizzle swizzle{getSwizzleBits(), getSwizzleBase(), getSwizzleShift()};
     return Layout::affine(bufferShape, getMap(), swizzle);
   }
@@ -594,7 +701,12 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
       }
       if (name != "linear" && parser.parseGreater())
         return {};
-      return LayoutAttr::get(ctx, *layout);
+      // Named layouts are verified too: a row-major tile of 2^32 x 2^32
+      // has offsets beyond int64.
+      Swizzle swizzle = layout->getSwizzle();
+      return parser.getChecked<LayoutAttr>(
+          loc, ctx, layout->getShape(), layout->getMap(), swizzle.bits,
+          swizzle.base, swizzle.shift, 0u, ArrayRef<int64_t>());
     }
   }
   AffineMap map;
@@ -712,6 +824,8 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (map.getNumDims() != shape.size())
     return emitError() << "expected a layout map over " << shape.size()
                        << " dimensions, got " << map.getNumDims();
+  if (failed(verifyOffsetRange(emitError, map, shape, 1, "offsets")))
+    return failure();
   if (getNumElements(shape) > kMaxVerifiedElements)
     return success();
   Layout layout = Layout::affine(

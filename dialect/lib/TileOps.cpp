@@ -9,6 +9,7 @@
 #include "tile/Dialect/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -383,7 +384,40 @@ LogicalResult KernelOp::verifyRegions() {
     if (!arg.getType().isIndex())
       return emitOpError() << "expected block indices of type index, got "
                            << arg.getType();
-  return success();
+  // A fragment's elements sit in the registers of different threads, so a
+  // thread-level access only means something where tile.parallel says which
+  // thread runs which point; elsewhere lowering could not place it.
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    Value memref;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef();
+    else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op))
+      memref = atomic.getMemref();
+    else
+      return WalkResult::advance();
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type || getMemorySpace(type) != MemorySpace::Fragment)
+      return WalkResult::advance();
+    if (isa<memref::AtomicRMWOp>(op)) {
+      op->emitOpError()
+          << "updates fragment " << type
+          << " atomically; a fragment element belongs to one thread: use "
+             "memref.load and memref.store inside 'tile.parallel', or "
+             "tile.atomic to update a buffer in shared or global memory";
+      return WalkResult::interrupt();
+    }
+    if (op->getParentOfType<ParallelOp>())
+      return WalkResult::advance();
+    op->emitOpError() << "accesses fragment " << type
+                      << " outside 'tile.parallel'; its elements are spread "
+                         "over the threads: access it inside a "
+                         "'tile.parallel' over its shape, or move it with "
+                         "tile.copy or tile.fill";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
@@ -466,6 +500,17 @@ LogicalResult CopyOp::verify() {
       failed(verifyElementType(*this, "the source", srcType)) ||
       failed(verifyElementType(*this, "the destination", dstType)))
     return failure();
+  // Conversions to and from 8-bit floats have no lowering to NVVM: they
+  // would fail in LLVM translation, far from the copy.
+  Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
+  auto isFloat8 = [](Type t) {
+    return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
+  };
+  if (srcElem != dstElem && (isFloat8(srcElem) || isFloat8(dstElem)))
+    return emitOpError() << "cannot convert " << srcElem << " to " << dstElem
+                         << ": copies to or from 8-bit floats keep the "
+                            "element type; produce the 8-bit values where "
+                            "they are computed (a tile.gemm operand)";
   bool srcIndexed = !getSrcIndices().empty();
   bool dstIndexed = !getDstIndices().empty();
   if (srcIndexed && dstIndexed)

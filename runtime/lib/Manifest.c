@@ -14,11 +14,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { kMaxLine = 8192, kMaxWords = 16, kMaxManifestBytes = 1 << 20 };
 
@@ -536,6 +538,12 @@ tileRtStatus tileRtManifestParseFile(const char *path, tileRtManifest *out) {
   if (!f)
     return tileRtFail(TILE_RT_ERROR_IO, "cannot open manifest '%s': %s", path,
                       strerror(errno));
+  struct stat info;
+  if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+    fclose(f);
+    return tileRtFail(TILE_RT_ERROR_IO, "manifest '%s' is not a regular file",
+                      path);
+  }
   char *text = (char *)malloc(kMaxManifestBytes + 1);
   if (!text) {
     fclose(f);
@@ -682,6 +690,121 @@ tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
+/// The range of an integer scalar of `dtype` as the kernel reads it: signed,
+/// at the type's width (`index` at the manifest's index width). Values
+/// outside it would be packed truncated while the grid saw them whole.
+static void integerRange(const tileRtManifest *m, tileRtDType dtype,
+                         int64_t *min, int64_t *max) {
+  int bits = 64;
+  switch (dtype) {
+  case TILE_RT_DTYPE_I1:
+    *min = 0, *max = 1;
+    return;
+  case TILE_RT_DTYPE_I8:
+    bits = 8;
+    break;
+  case TILE_RT_DTYPE_I16:
+    bits = 16;
+    break;
+  case TILE_RT_DTYPE_I32:
+    bits = 32;
+    break;
+  case TILE_RT_DTYPE_INDEX:
+    bits = m->indexBits;
+    break;
+  default:
+    break;
+  }
+  *max = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
+  *min = -*max - 1;
+}
+
+/// The largest finite value of a float scalar type narrower than double.
+static double largestFinite(tileRtDType dtype) {
+  switch (dtype) {
+  case TILE_RT_DTYPE_F16:
+    return 65504.0;
+  case TILE_RT_DTYPE_BF16:
+    return 0x1.fep127;
+  case TILE_RT_DTYPE_F32:
+    return 0x1.fffffep127;
+  case TILE_RT_DTYPE_F8E4M3FN:
+    return 448.0;
+  case TILE_RT_DTYPE_F8E5M2:
+    return 57344.0;
+  default:
+    return 0;
+  }
+}
+
+static tileRtStatus checkScalar(const tileRtManifest *m, const tileRtParam *p,
+                                const tileRtArgValue *a) {
+  if (tileRtDTypeIsFloat(p->dtype)) {
+    double max = largestFinite(p->dtype);
+    if (max == 0 || a->f != a->f || a->f == INFINITY || a->f == -INFINITY)
+      return TILE_RT_SUCCESS;
+    // A finite value that rounds to infinity (or NaN for f8E4M3FN) is not
+    // what the caller meant; one that rounds to the largest value is.
+    unsigned char bytes[8];
+    tileRtStoreElement(p->dtype, bytes, 0, a->f);
+    double back = tileRtLoadElement(p->dtype, bytes, 0);
+    if (back == back && back <= max && back >= -max)
+      return TILE_RT_SUCCESS;
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: %g is out of range for %s, expected a value from "
+                      "%g to %g",
+                      p->name, a->f, tileRtDTypeName(p->dtype), -max, max);
+  }
+  int64_t min, max;
+  integerRange(m, p->dtype, &min, &max);
+  if (a->i >= min && a->i <= max)
+    return TILE_RT_SUCCESS;
+  return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "%s: %lld is out of range for %s%s, expected %lld to %lld",
+                    p->name, (long long)a->i, tileRtDTypeName(p->dtype),
+                    p->dtype == TILE_RT_DTYPE_INDEX
+                        ? (m->indexBits == 32 ? " (index-bitwidth 32)"
+                                              : " (index-bitwidth 64)")
+                        : "",
+                    (long long)min, (long long)max);
+}
+
+/// Checks that the sizes of memref `p` and the offsets into it fit the
+/// index type the kernel computes them in, and that its byte size fits
+/// int64.
+static tileRtStatus checkExtent(const tileRtManifest *m, const tileRtParam *p,
+                                const tileRtArgValue *a) {
+  // Every stride and offset is at most the element count, so bounding the
+  // sizes and the count bounds them all.
+  int64_t limit = INT64_MAX;
+  if (p->passing == TILE_RT_PASS_DESCRIPTOR && m->indexBits == 32)
+    limit = INT32_MAX;
+  int64_t count = 1;
+  for (int d = p->rank - 1; d >= 0; --d) {
+    if (a->sizes[d] > limit)
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s: dimension %d is %lld, expected at most %lld "
+                        "(index-bitwidth 32)",
+                        p->name, d, (long long)a->sizes[d], (long long)limit);
+    if (__builtin_mul_overflow(count, a->sizes[d], &count))
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s: the element count overflows 64 bits (dimension "
+                        "%d is %lld)",
+                        p->name, d, (long long)a->sizes[d]);
+  }
+  if (count > limit)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: %lld elements, expected at most %lld so that "
+                      "strides and offsets fit index-bitwidth 32",
+                      p->name, (long long)count, (long long)limit);
+  int64_t bytes;
+  if (__builtin_mul_overflow(count, (int64_t)tileRtDTypeSize(p->dtype), &bytes))
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: %lld %s elements do not fit in 2^63-1 bytes",
+                      p->name, (long long)count, tileRtDTypeName(p->dtype));
+  return TILE_RT_SUCCESS;
+}
+
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
                                      const tileRtArgValue *args) {
   if (!m || !args)
@@ -689,6 +812,11 @@ tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
                       "null manifest or arguments");
   for (int i = 0; i < m->numParams; ++i) {
     const tileRtParam *p = &m->params[i];
+    if (p->kind == TILE_RT_PARAM_SCALAR) {
+      tileRtStatus s = checkScalar(m, p, &args[i]);
+      if (s != TILE_RT_SUCCESS)
+        return s;
+    }
     if (p->kind != TILE_RT_PARAM_MEMREF)
       continue;
     for (int d = 0; d < p->rank; ++d) {
@@ -703,6 +831,9 @@ tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
                           "in the manifest)",
                           p->name, d, (long long)size, (long long)p->dims[d]);
     }
+    tileRtStatus s = checkExtent(m, p, &args[i]);
+    if (s != TILE_RT_SUCCESS)
+      return s;
   }
   return TILE_RT_SUCCESS;
 }

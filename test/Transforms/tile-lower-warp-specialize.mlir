@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @gemm
 // CHECK: nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 // CHECK: nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
-// CHECK: tile.kernel {{.*}} threads(256) {{.*}}attributes {tile.producer_threads = 128 : i64}
+// CHECK: tile.kernel {{.*}} threads(256) {{.*}}attributes {tile.lowered, tile.producer_threads = 128 : i64}
 // CHECK-COUNT-4: nvvm.mbarrier.init %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
 // CHECK-COUNT-4: nvvm.mbarrier.init
 // CHECK: nvvm.fence.mbarrier.init

@@ -43,6 +43,7 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -119,6 +120,23 @@ static cl::opt<bool>
 static cl::opt<bool> printTimes("time",
                                 cl::desc("print the time of each phase"),
                                 cl::init(false), cl::cat(category));
+static cl::opt<bool> printOpOnError(
+    "print-op-on-error",
+    cl::desc("print the operation an error is about with the error (often "
+             "a whole kernel module)"),
+    cl::init(false), cl::cat(category));
+
+/// The files this run has written, removed again if it fails later, so that
+/// a failed run leaves no output that looks like a valid kernel.
+static std::vector<std::string> writtenFiles;
+
+/// Removes what this run wrote; returns 1, the exit status of a failure.
+static int failAndRemoveOutputs() {
+  for (const std::string &path : writtenFiles)
+    (void)llvm::sys::fs::remove(path);
+  writtenFiles.clear();
+  return 1;
+}
 
 namespace {
 /// What the manifest of one kernel says, gathered from its gpu.launch_func
@@ -832,6 +850,7 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   }
   file->os() << contents;
   file->keep();
+  writtenFiles.push_back(path.str());
   return success();
 }
 
@@ -1066,6 +1085,18 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(*source, inputFile), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // An IR dump with every error buries the message; ask for it by flag.
+  context.printOpOnDiagnostic(printOpOnError);
+  // Some stages report an error and still succeed (a missing toolkit in
+  // serialization, say): any error of the primary build fails the run.
+  std::atomic<bool> primaryError{false};
+  std::thread::id mainThread = std::this_thread::get_id();
+  context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        std::this_thread::get_id() == mainThread)
+      primaryError = true;
+    return failure(); // printed by the handler above
+  });
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
@@ -1129,8 +1160,11 @@ int main(int argc, char **argv) {
   compileVariant(context, *module, options, ptxas, /*quiet=*/false, primary);
   if (fallbackThread.joinable())
     fallbackThread.join();
-  if (primary.failed)
+  if (primary.failed || primaryError)
     return 1;
+  // An error the fallback's stages reported while succeeding spoils it too.
+  if (!fallback.error.empty())
+    fallback.failed = true;
   if (primary.launches.empty()) {
     llvm::errs() << "tile-compile: " << inputFile << " has no tile.kernel\n";
     return 1;
@@ -1158,12 +1192,12 @@ int main(int argc, char **argv) {
         fallbackManifest = launch.kernel + ".fallback.manifest";
         if (failed(writeKernel(*other, fallback, (base + ".fallback").str(),
                                params, "")))
-          return 1;
+          return failAndRemoveOutputs();
       }
     }
     if (failed(writeKernel(launch, primary, base.str().str(), params,
                            fallbackManifest)))
-      return 1;
+      return failAndRemoveOutputs();
   }
   if (printTimes) {
     llvm::outs() << llvm::formatv(

@@ -6,7 +6,8 @@
 // compares outputs with reference files under per-dtype tolerances, dumps
 // buffers, and times repeated launches with driver events. It exits with a
 // non-zero status on any error or mismatch. --dry-run does everything that
-// needs no GPU (manifest, arguments, grid, argument packing) and prints it.
+// needs no GPU (manifest, fallback, binaries, files, arguments, grid, tensor
+// map rules, argument packing) and prints it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,14 +16,21 @@
 #include "tile-runtime/Runtime.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { kMaxChecks = 32 };
+
+/// The largest size tile-run accepts for one dimension (host buffers of
+/// that many elements are already far beyond any device memory).
+static const long long kMaxDimension = 1LL << 40;
 
 static const char *const usage =
     "usage: tile-run MANIFEST [options]\n"
@@ -59,8 +67,8 @@ static const char *const usage =
     "  --reps N            timed launches (default 100)\n"
     "  --warmup N          untimed launches before timing (default 3)\n"
     "  --device N          CUDA device ordinal (default 0)\n"
-    "  --dry-run           bind arguments, evaluate the grid and print the\n"
-    "                      packed kernel arguments without a GPU\n"
+    "  --dry-run           check files and arguments, evaluate the grid and\n"
+    "                      print the packed kernel arguments without a GPU\n"
     "  --print-manifest    print the parsed manifest and exit\n"
     "  --list-devices      print the CUDA devices; fails when there are none\n"
     "  --help              print this help\n"
@@ -197,16 +205,31 @@ static int parseMemRefArg(int index, const char *spec) {
       initText = fields[1];
     }
   }
-  // Dimensions.
+  // Dimensions: every field between the x's must be a number, so "7x",
+  // "x9" and "4xx5" are errors rather than shapes with a field dropped.
   int rank = 0;
   if (*fields[0]) {
-    char *save = NULL, *dims = fields[0];
-    for (char *tok = strtok_r(dims, "x", &save); tok;
-         tok = strtok_r(NULL, "x", &save)) {
+    char *tok = fields[0];
+    for (;;) {
+      char *x = strchr(tok, 'x');
+      if (x)
+        *x = '\0';
       long long v;
-      if (rank == TILE_RT_MAX_RANK || !parseInt(tok, 0, 1LL << 40, &v))
-        return fail("--arg %s: invalid dimensions '%s'", p->name, spec);
+      if (rank == TILE_RT_MAX_RANK)
+        return fail("--arg %s: more than %d dimensions in '%s'", p->name,
+                    TILE_RT_MAX_RANK, spec);
+      if (!*tok)
+        return fail("--arg %s: empty dimension %d in '%s'", p->name, rank,
+                    spec);
+      if (!parseInt(tok, LLONG_MIN, LLONG_MAX, &v) || v < 0 ||
+          v > kMaxDimension)
+        return fail("--arg %s: dimension %d is '%s', expected an integer "
+                    "from 0 to 2^40",
+                    p->name, rank, tok);
       args[index].sizes[rank++] = v;
+      if (!x)
+        break;
+      tok = x + 1;
     }
   }
   if (rank != p->rank)
@@ -240,7 +263,9 @@ static int parseScalarArg(int index, const char *value) {
   } else {
     long long v;
     if (!parseInt(value, INT64_MIN, INT64_MAX, &v))
-      return fail("--arg %s: expected an integer, got '%s'", p->name, value);
+      return fail("--arg %s: expected an integer from -2^63 to 2^63-1, got "
+                  "'%s'",
+                  p->name, value);
     args[index].i = v;
   }
   state[index].given = true;
@@ -272,17 +297,25 @@ static int bindArguments(void) {
       }
       st->init = INIT_RANDOM;
     }
+  }
+  // Ranges of scalars and sizes first, so the counts below cannot overflow
+  // (the runtime bounds every memref's bytes by 2^63-1).
+  if (tileRtManifestCheckArgs(&manifest, args) != TILE_RT_SUCCESS)
+    return failRt(NULL);
+  for (int i = 0; i < manifest.numParams; ++i) {
+    const tileRtParam *p = &manifest.params[i];
+    ParamState *st = &state[i];
+    if (p->kind != TILE_RT_PARAM_MEMREF)
+      continue;
     size_t elements = 1;
     for (int d = 0; d < p->rank; ++d) {
       if (__builtin_mul_overflow(elements, (size_t)args[i].sizes[d], &elements))
-        return fail("%s: size overflows", p->name);
+        return fail("%s: %zu-bit sizes overflow", p->name, 8 * sizeof(size_t));
     }
     st->elements = elements;
     if (__builtin_mul_overflow(elements, tileRtDTypeSize(p->dtype), &st->bytes))
-      return fail("%s: size overflows", p->name);
+      return fail("%s: %zu-bit sizes overflow", p->name, 8 * sizeof(size_t));
   }
-  if (tileRtManifestCheckArgs(&manifest, args) != TILE_RT_SUCCESS)
-    return failRt(NULL);
   return 0;
 }
 
@@ -321,21 +354,37 @@ static void fillRandom(const tileRtParam *p, ParamState *st, uint64_t seed) {
   }
 }
 
+/// Opens the input or reference `path` of `p` and checks that it is a
+/// regular file of `bytes` bytes; returns null after reporting otherwise.
+static FILE *openInput(const char *path, size_t bytes, const tileRtParam *p,
+                       const char *what) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fail("%s: cannot open %s '%s': %s", p->name, what, path, strerror(errno));
+    return NULL;
+  }
+  // A directory opens on Linux and "seeks" to a meaningless size.
+  struct stat info;
+  if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) {
+    fclose(f);
+    fail("%s: %s '%s' is not a regular file", p->name, what, path);
+    return NULL;
+  }
+  if ((uintmax_t)info.st_size != bytes) {
+    fclose(f);
+    fail("%s: %s '%s' has %jd bytes, expected %zu (%zu %s elements)", p->name,
+         what, path, (intmax_t)info.st_size, bytes,
+         bytes / tileRtDTypeSize(p->dtype), tileRtDTypeName(p->dtype));
+    return NULL;
+  }
+  return f;
+}
+
 static int readFile(const char *path, void *data, size_t bytes,
                     const tileRtParam *p, const char *what) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = openInput(path, bytes, p, what);
   if (!f)
-    return fail("%s: cannot open %s '%s': %s", p->name, what, path,
-                strerror(errno));
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  if (size < 0 || (size_t)size != bytes) {
-    fclose(f);
-    return fail("%s: %s '%s' has %ld bytes, expected %zu (%zu %s elements)",
-                p->name, what, path, size, bytes,
-                bytes / tileRtDTypeSize(p->dtype), tileRtDTypeName(p->dtype));
-  }
+    return 1;
   size_t got = fread(data, 1, bytes, f);
   fclose(f);
   if (got != bytes)
@@ -507,14 +556,103 @@ static int describeLaunch(const tileRtManifest *m, const tileRtArgValue *a) {
   return 0;
 }
 
+/// Checks that the kernel binary of `m` is a readable regular file, as
+/// loading it would.
+static int checkBinary(const tileRtManifest *m) {
+  struct stat info;
+  if (stat(m->binary, &info) != 0)
+    return fail("cannot open kernel binary '%s' (named by %s): %s", m->binary,
+                m->path, strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return fail("kernel binary '%s' (named by %s) is not a regular file",
+                m->binary, m->path);
+  if (access(m->binary, R_OK) != 0)
+    return fail("cannot read kernel binary '%s' (named by %s): %s", m->binary,
+                m->path, strerror(errno));
+  return 0;
+}
+
+/// Checks that `path` can be created or overwritten, without touching it.
+static int checkWritable(const char *path, const tileRtParam *p) {
+  struct stat info;
+  if (stat(path, &info) == 0) {
+    if (S_ISDIR(info.st_mode))
+      return fail("%s: cannot write '%s': it is a directory", p->name, path);
+    if (access(path, W_OK) != 0)
+      return fail("%s: cannot write '%s': %s", p->name, path, strerror(errno));
+    return 0;
+  }
+  char dir[TILE_RT_MAX_PATH];
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, sizeof(dir), ".");
+  else if (slash == path)
+    snprintf(dir, sizeof(dir), "/");
+  else
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+  if (stat(dir, &info) != 0)
+    return fail("%s: cannot write '%s': %s", p->name, path, strerror(errno));
+  if (!S_ISDIR(info.st_mode))
+    return fail("%s: cannot write '%s': '%s' is not a directory", p->name, path,
+                dir);
+  if (access(dir, W_OK | X_OK) != 0)
+    return fail("%s: cannot write '%s': %s", p->name, path, strerror(errno));
+  return 0;
+}
+
+/// Everything a launch would check before it needs the GPU: binaries, the
+/// fallback manifest, input, reference and dump files.
+static int checkWithoutDevice(void) {
+  if (checkBinary(&manifest))
+    return 1;
+  if (manifest.fallback[0]) {
+    static tileRtManifest fallback;
+    if (tileRtManifestParseFile(manifest.fallback, &fallback) !=
+        TILE_RT_SUCCESS)
+      return failRt(NULL);
+    if (fallback.fallback[0])
+      return fail("%s: a fallback manifest cannot name a fallback of its own",
+                  fallback.path);
+    if (tileRtManifestCheckCompatible(&manifest, &fallback) !=
+            TILE_RT_SUCCESS ||
+        checkBinary(&fallback))
+      return failRt(NULL);
+  }
+  for (int i = 0; i < manifest.numParams; ++i) {
+    const tileRtParam *p = &manifest.params[i];
+    ParamState *st = &state[i];
+    FILE *f;
+    if (st->init == INIT_FILE && st->given) {
+      if (!(f = openInput(st->file, st->bytes, p, "input")))
+        return 1;
+      fclose(f);
+    }
+    if (st->checkFile) {
+      if (!(f = openInput(st->checkFile, st->bytes, p, "reference")))
+        return 1;
+      fclose(f);
+    }
+    if (st->dumpFile && checkWritable(st->dumpFile, p))
+      return 1;
+  }
+  return 0;
+}
+
 static int dryRun(void) {
   // Fake device addresses, 256-byte aligned like the driver's.
   for (int i = 0; i < manifest.numParams; ++i)
     if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
       args[i].ptr = 0x10000000ull * (uint64_t)(i + 1);
-  if (!manifest.fallback[0] ||
+  unsigned grid[3];
+  if (tileRtManifestEvalGrid(&manifest, args, grid) != TILE_RT_SUCCESS)
+    return failRt(NULL);
+  // As tileRtKernelPrepare: an empty grid needs no tensor maps.
+  if (!grid[0] || !grid[1] || !grid[2] ||
       tileRtManifestCheckTensorMaps(&manifest, args) == TILE_RT_SUCCESS)
     return describeLaunch(&manifest, args);
+  if (!manifest.fallback[0])
+    return fail("%s (and %s names no fallback kernel)", tileRtErrorString(),
+                manifest.path);
   printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
   static tileRtManifest fallback;
   tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
@@ -816,7 +954,9 @@ int main(int argc, char **argv) {
       else
         state[index].dumpFile = value;
     }
-  if (bindArguments())
+  // Before any launch, so that a missing file fails in seconds and not
+  // after a long kernel (and --dry-run answers as the launch would).
+  if (bindArguments() || checkWithoutDevice())
     return 1;
   if (opt.dryRun)
     return dryRun();

@@ -55,8 +55,9 @@ MLIR_CAPI_EXPORTED bool mlirTileGetChipLimits(MlirStringRef chip,
 
 /// Computes what the `tile.kernel` `op` allocates at the least: shared
 /// memory in bytes and fragment and local registers per thread. Returns
-/// failure, leaving the outputs untouched, when `op` is not a kernel or is
-/// null. Either output pointer may be NULL.
+/// failure, leaving the outputs untouched, when `op` is null, not a kernel,
+/// or a kernel that tile-lower has lowered (its fragments are per-thread
+/// arrays by then: ask before lowering). Either output pointer may be NULL.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpGetResources(
     MlirOperation op, int64_t *sharedBytes, int64_t *registersPerThread);
 
@@ -83,8 +84,9 @@ mlirTileKernelOpPipelineLoops(MlirOperation op);
 /// barriers, then every tile operator to per-thread code (gemm to
 /// ldmatrix + mma.sync). The kernel's layouts must have been inferred
 /// (`tile-infer-layout`). Returns failure with diagnostics at the offending
-/// operations; a null `op` or one that is not a kernel gives failure
-/// without a diagnostic.
+/// operations; a kernel lowered before gives an error at the kernel and
+/// failure, leaving it as it was; a null `op` or one that is not a kernel
+/// gives failure without a diagnostic.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLower(MlirOperation op);
 
 /// mlirTileKernelOpLower() for the NVIDIA `chip` (e.g. "sm_90a": gemms on

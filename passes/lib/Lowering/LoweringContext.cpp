@@ -464,6 +464,10 @@ Value lowering::convert(OpBuilder &b, Location loc, Value v, Type to) {
     target = VectorType::get(vt.getShape(), to);
   bool fromF = isa<FloatType>(from), toF = isa<FloatType>(to);
   if (fromF && toF) {
+    // Same-width pairs (f16 and bf16) have neither extf nor truncf between
+    // them: go through f32, which holds both exactly.
+    if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth())
+      return convert(b, loc, convert(b, loc, v, b.getF32Type()), to);
     if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
       return arith::ExtFOp::create(b, loc, target, v);
     return arith::TruncFOp::create(b, loc, target, v);

@@ -87,6 +87,12 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
       !getChipLimits(options.chip))
     return kernel.emitOpError() << "cannot be lowered for unknown NVIDIA chip '"
                                 << options.chip << "'";
+  // Lowering per-thread code again would place barriers after terminators
+  // and distribute registers a second time.
+  if (kernel->hasAttr(kLoweredAttr))
+    return kernel.emitOpError()
+           << "is already lowered (tile-lower ran on it); run tile-lower "
+              "once per kernel, after tile-infer-layout";
   if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);
@@ -110,6 +116,7 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
       barrier.erase();
     });
   });
+  kernel->setAttr(kLoweredAttr, UnitAttr::get(kernel->getContext()));
   return success();
 }
 

@@ -249,7 +249,13 @@ tileRtStatus tileRtEvalExpr(const char *expr, tileRtExprLookup lookup,
                             void *context, int64_t *result);
 
 /// Checks that the arguments in `args` (manifest->numParams entries) agree
-/// with the manifest's static sizes.
+/// with the manifest's static sizes and fit what the kernel receives:
+/// sizes non-negative; integer scalars within the signed range of their
+/// type (`index` at the manifest's index width); float scalars, when
+/// finite, within their type's finite range; with index-bitwidth 32, the
+/// sizes and element count of descriptor memrefs at most 2^31-1; byte sizes
+/// within int64. TILE_RT_ERROR_INVALID_ARGUMENT names the parameter and the
+/// range.
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *manifest,
                                      const tileRtArgValue *args);
 

@@ -41,7 +41,7 @@ func.func private @f() attributes {l = #tile.layout<[4, 4], linear<[[4, 8], [1, 
 // -----
 
 // Tiles too large to enumerate get the structural checks only.
-func.func private @f() attributes {l = #tile.fragment<[4611686018427387904, 4], threads = 4, (d0, d1) -> (d1, d0)>}
+func.func private @f() attributes {l = #tile.fragment<[1152921504606846976, 4], threads = 4, (d0, d1) -> (d1, d0)>}
 
 // -----
 
@@ -223,3 +223,31 @@ func.func private @f() attributes {l = #tile.fragment<[16, 8], mma_m16n8k16_c, r
 
 // expected-error @+1 {{expected repeat, repeat_on_thread or replicate, got 'tile'}}
 func.func private @f() attributes {l = #tile.fragment<[16, 8], mma_m16n8k16_c, tile = [1, 1]>}
+
+// -----
+
+// Offsets are int64: tiles and maps that leave it are rejected when
+// parsed, before anything evaluates them.
+
+// expected-error @+1 {{expected at most 2^63-1 elements, got shape [4294967296, 4294967296]}}
+func.func private @f() attributes {l = #tile.layout<[4294967296, 4294967296], row_major>}
+
+// -----
+
+// expected-error @+1 {{expected offsets within int64 over the tile [1073741824, 4], got result 0 (d0 * 17179869184 + d1) ranging from 0 to more than 2^63-1}}
+func.func private @f() attributes {l = #tile.layout<[1073741824, 4], (d0, d1) -> (d0 * 17179869184 + d1)>}
+
+// -----
+
+// expected-error @+1 {{expected offsets within int64 over the tile [4294967296, 4], got result 0 (d0 * 4294967296 + d1) ranging from 0 to more than 2^63-1}}
+func.func private @f() attributes {l = #tile.layout<[4294967296, 4], padded<4294967292>>}
+
+// -----
+
+// expected-error @+1 {{expected offsets within int64 over the tile [2, 4], got result 0 (d0 * -9223372036854775807 - d1 * 9223372036854775807) ranging from less than -2^63 to 0}}
+func.func private @f() attributes {l = #tile.layout<[2, 4], (d0, d1) -> (d0 * -9223372036854775807 + d1 * -9223372036854775807)>}
+
+// -----
+
+// expected-error @+1 {{expected threads and registers within int64 over the tile [4, 4294967296], got result 1 (d1 * 4294967296) ranging from 0 to more than 2^63-1}}
+func.func private @f() attributes {l = #tile.fragment<[4, 4294967296], threads = 4, (d0, d1) -> (d0, d1 * 4294967296)>}

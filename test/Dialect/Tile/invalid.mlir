@@ -1735,3 +1735,68 @@ func.func @parallel_layout_shape(%n: index) {
   }
   return
 }
+
+// -----
+
+// A fragment's elements are spread over the threads: thread-level accesses
+// belong in tile.parallel.
+func.func @fragment_store_outside_parallel(%n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf32, #tile.fragment>
+    // expected-error @+1 {{'memref.store' op accesses fragment 'memref<128xf32, #tile.fragment>' outside 'tile.parallel'; its elements are spread over the threads: access it inside a 'tile.parallel' over its shape, or move it with tile.copy or tile.fill}}
+    memref.store %v, %f[%c0] : memref<128xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_load_outside_parallel(%n: index) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf32, #tile.fragment>
+    scf.for %i = %c0 to %n step %n {
+      // expected-error @+1 {{'memref.load' op accesses fragment 'memref<128xf32, #tile.fragment>' outside 'tile.parallel'}}
+      %x = memref.load %f[%i] : memref<128xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_atomic(%n: index, %v: f32) {
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf32, #tile.fragment>
+    tile.parallel (%i) in (128) {
+      // expected-error @+1 {{'memref.atomic_rmw' op updates fragment 'memref<128xf32, #tile.fragment>' atomically; a fragment element belongs to one thread: use memref.load and memref.store inside 'tile.parallel', or tile.atomic to update a buffer in shared or global memory}}
+      %old = memref.atomic_rmw addf %v, %f[%i] : (f32, memref<128xf32, #tile.fragment>) -> f32
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @copy_to_f8(%n: index, %out: memref<?x?xf8E4M3FN>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %f = tile.alloc : memref<16x16xf16, #tile.fragment>
+    // expected-error @+1 {{'tile.copy' op cannot convert 'f16' to 'f8E4M3FN': copies to or from 8-bit floats keep the element type; produce the 8-bit values where they are computed (a tile.gemm operand)}}
+    tile.copy %f -> %out[%c0, %c0] : memref<16x16xf16, #tile.fragment> -> memref<?x?xf8E4M3FN>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_from_f8(%n: index, %in: memref<?x?xf8E5M2>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x16xbf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op cannot convert 'f8E5M2' to 'bf16'}}
+    tile.copy %in[%c0, %c0] -> %s : memref<?x?xf8E5M2> -> memref<16x16xbf16, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -214,9 +214,12 @@ MLIR_CAPI_EXPORTED MlirAttribute mlirTileLayoutAttrGetSwizzled(
     MlirContext ctx, int64_t rows, int64_t cols, int64_t swizzleBytes,
     int64_t elementBits);
 
-/// Writes the element offset of the tile coordinate `coords` (`rank`
-/// entries) under the `#tile.layout` `attr` to `*offset` (non-null) and
-/// returns true; false on failure (see above).
+/// Writes the element offset of the tile coordinate `coords` under the
+/// `#tile.layout` `attr` to `*offset` (non-null) and returns true; false on
+/// failure (see above). `coords` has one entry per dimension of the tile:
+/// as many as the attribute's shape has, or as `shape` (`rank` entries)
+/// when the attribute has none; `rank` is the length of `shape`, 0 with a
+/// NULL `shape`.
 MLIR_CAPI_EXPORTED bool
 mlirTileLayoutAttrGetOffset(MlirAttribute attr, const int64_t *shape,
                             const int64_t *coords, intptr_t rank,
@@ -242,7 +245,9 @@ mlirTileFragmentAttrGetBuiltin(MlirContext ctx, MlirStringRef name,
 /// Writes the thread that holds replica `replica` of the element at
 /// `coords` and the register it sits in to `*thread` and `*reg` (both
 /// non-null) under the fragment layout `attr`, and returns true; false on
-/// failure (see above) or a replica outside [0, replicate).
+/// failure (see above) or a replica outside [0, replicate). `coords` has
+/// one entry per dimension of the tile, as for mlirTileLayoutAttrGetOffset;
+/// `rank` is the length of `shape`.
 MLIR_CAPI_EXPORTED bool
 mlirTileFragmentAttrGetPlacement(MlirAttribute attr, const int64_t *shape,
                                  const int64_t *coords, intptr_t rank,

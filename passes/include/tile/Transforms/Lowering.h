@@ -43,6 +43,9 @@ inline bool chipWarpSpecializes(llvm::StringRef chip) {
 /// the kernel's own (an integer attribute on tile.kernel).
 inline constexpr llvm::StringLiteral kProducerThreadsAttr =
     "tile.producer_threads";
+/// Marks a tile.kernel that tile-lower has lowered (a unit attribute): its
+/// body is per-thread code that the tile passes must not lower again.
+inline constexpr llvm::StringLiteral kLoweredAttr = "tile.lowered";
 /// Marks the scf.if that runs the consumer threads of a warp-specialized
 /// kernel; its barriers must leave the producer out.
 inline constexpr llvm::StringLiteral kConsumerAttr = "tile.consumers";
