@@ -512,18 +512,22 @@ static int dryRun(void) {
   for (int i = 0; i < manifest.numParams; ++i)
     if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
       args[i].ptr = 0x10000000ull * (uint64_t)(i + 1);
-  if (!manifest.fallback[0] ||
-      tileRtManifestCheckTensorMaps(&manifest, args) == TILE_RT_SUCCESS)
-    return describeLaunch(&manifest, args);
-  printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
-  static tileRtManifest fallback;
+  // The kernel, or the variant (a fallback, a dispatch rule's pick) that
+  // the runtime would launch instead, with the lines saying why.
+  tileRtKernel *kernel, *target;
   tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-  if (tileRtManifestParseFile(manifest.fallback, &fallback) !=
-          TILE_RT_SUCCESS ||
-      tileRtManifestMapArgs(&manifest, args, &fallback, mapped) !=
-          TILE_RT_SUCCESS)
+  static char why[8192];
+  if (tileRtKernelLoadHost(&manifest, &kernel) != TILE_RT_SUCCESS)
     return failRt(NULL);
-  return describeLaunch(&fallback, mapped);
+  if (tileRtKernelSelect(kernel, args, &target, mapped, why, sizeof(why)) !=
+      TILE_RT_SUCCESS) {
+    tileRtKernelDestroy(kernel);
+    return failRt(NULL);
+  }
+  printf("%s", why);
+  int rc = describeLaunch(tileRtKernelGetManifest(target), mapped);
+  tileRtKernelDestroy(kernel);
+  return rc;
 }
 
 static int listDevices(void) {
@@ -602,14 +606,19 @@ static int runOnDevice(const Options *opt) {
       tileRtKernelPrepare(kernel, args, &config, &packed) != TILE_RT_SUCCESS)
     rc = failRt(NULL);
   if (!rc) {
-    printf("kernel %s (%s) on %s (sm_%d%d)\n", manifest.kernel,
-           manifest.binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
+    const tileRtManifest *launched = tileRtKernelGetManifest(packed.target);
+    printf("kernel %s (%s) on %s (sm_%d%d)\n", launched->kernel,
+           launched->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
            deviceName, major, minor);
-    // Prepare took the fallback because TMA cannot address the arguments:
-    // say why (the check fails again the same way).
+    // Prepare took a variant (a fallback where TMA cannot address the
+    // arguments, or a dispatch rule's pick): say which and why.
+    static char why[8192];
+    tileRtKernel *target;
+    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
     if (packed.fallback &&
-        tileRtManifestCheckTensorMaps(&manifest, args) != TILE_RT_SUCCESS)
-      printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
+        tileRtKernelSelect(kernel, args, &target, mapped, why, sizeof(why)) ==
+            TILE_RT_SUCCESS)
+      printf("%s", why);
     printf("grid %u %u %u, block %u %u %u, cluster %u %u %u, shared %u\n",
            config.grid[0], config.grid[1], config.grid[2], config.block[0],
            config.block[1], config.block[2], config.cluster[0],
