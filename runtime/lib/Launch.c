@@ -243,18 +243,29 @@ tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
   return loadTree(manifest, 0, 0, out);
 }
 
-tileRtStatus tileRtKernelLoadFile(const char *path, tileRtKernel **out) {
+/// Parses the manifest at `path` and loads it, on the device or not.
+static tileRtStatus loadFile(const char *path, int onDevice,
+                             tileRtKernel **out) {
   if (!path || !out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null path or output");
   *out = NULL;
+  // A manifest is large: not on the stack.
   tileRtManifest *m = (tileRtManifest *)malloc(sizeof(*m));
   if (!m)
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   tileRtStatus s = tileRtManifestParseFile(path, m);
   if (s == TILE_RT_SUCCESS)
-    s = tileRtKernelLoad(m, out);
+    s = loadTree(m, onDevice, 0, out);
   free(m);
   return s;
+}
+
+tileRtStatus tileRtKernelLoadFile(const char *path, tileRtKernel **out) {
+  return loadFile(path, 1, out);
+}
+
+tileRtStatus tileRtKernelLoadFileHost(const char *path, tileRtKernel **out) {
+  return loadFile(path, 0, out);
 }
 
 const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel) {
@@ -340,8 +351,8 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       s = choose(child, mapped, target, targetArgs, childWhy, kWhyBytes,
                  childPassed, &childNoFit);
     if (childNoFit) {
-      append(passed, kWhyBytes, "%s%s: %s", passed[0] ? "; " : "", v->path,
-             childPassed);
+      append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
+             v->path, childPassed);
       continue;
     }
     *noFit = 0;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { kMaxChecks = 32 };
 
@@ -548,6 +549,31 @@ static int listDevices(void) {
   return 0;
 }
 
+/// Prints the host time of one launch of what tileRtKernelPrepare packed:
+/// `reps` launches back to back, then one synchronization, so that the
+/// launch cost of a binding (bench/gpu_library.py) can be compared with
+/// the C runtime's own. For kernels shorter than a launch the queue never
+/// fills and this is the host's cost alone.
+static int timeHostLaunch(tileRtKernel *kernel,
+                          const tileRtLaunchConfig *config,
+                          tileRtPackedParams *packed, int reps) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int r = 0; r < reps; ++r)
+    if (tileRtKernelLaunchPrepared(kernel, config, packed) != TILE_RT_SUCCESS)
+      return failRt("host-timed launch");
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (tileRtSynchronize() != TILE_RT_SUCCESS)
+    return failRt("host-timed launch");
+  double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 +
+               (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) /
+              reps;
+  printf("host: %.2f us per launch (%d back-to-back "
+         "tileRtKernelLaunchPrepared calls)\n",
+         us, reps);
+  return 0;
+}
+
 /// Allocates, initialises, launches, checks, dumps and times.
 static int runOnDevice(const Options *opt) {
   if (tileRtInit(opt->device) != TILE_RT_SUCCESS)
@@ -678,6 +704,7 @@ static int runOnDevice(const Options *opt) {
              "warm-up); memref bytes %zu, %.1f GB/s at the median\n",
              median, times[0], opt->reps, opt->warmup, trafficBytes,
              median > 0 ? trafficBytes / (median * 1e6) : 0.0);
+      rc = timeHostLaunch(kernel, &config, &packed, opt->reps);
     }
     tileRtEventDestroy(start);
     tileRtEventDestroy(end);

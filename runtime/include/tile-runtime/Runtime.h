@@ -486,6 +486,8 @@ tileRtStatus tileRtKernelLoadFile(const char *path, tileRtKernel **out);
 /// launch. For dry runs and tests.
 tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
                                   tileRtKernel **out);
+/// tileRtManifestParseFile then tileRtKernelLoadHost.
+tileRtStatus tileRtKernelLoadFileHost(const char *path, tileRtKernel **out);
 /// The manifest `kernel` (non-null) was loaded from; owned by the kernel.
 const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel);
 /// Chooses what `kernel` launches for `args` (numParams entries of its
