@@ -280,6 +280,21 @@ class LaunchTest(Fixture):
             kernel(DLPackTensor(a, device_type=1), b, c)
 
 
+class HostTest(Fixture):
+    def test_select_without_loading(self):
+        kernel = tile.load(self.path("gemm.manifest"), host=True)
+        a, b, c = self.gemm_args(2000, 4, 64)
+        path, why = kernel.select(a, b, c)
+        self.assertEqual(os.path.basename(path), "big.manifest")
+        self.assertEqual(why, ["variant %s: no rule" % path])
+        before = last_launch()["count"]
+        with self.assertRaisesRegex(tile.TileError, r"big.manifest was "
+                                    r"loaded without the driver and cannot "
+                                    r"launch"):
+            kernel(a, b, c)
+        self.assertEqual(last_launch()["count"], before)
+
+
 class ErrorTest(Fixture):
     def setUp(self):
         Fixture.setUp(self)

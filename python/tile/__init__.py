@@ -108,14 +108,21 @@ def _stream_handle(stream):
 class Kernel(object):
     """A manifest loaded on the device, callable on tensors."""
 
-    def __init__(self, path, device=None):
+    def __init__(self, path, device=None, host=False):
         self.path = str(path)
-        self.device = _default_device() if device is None else device
-        _init(self.device)
+        self.host = host
         lib = _runtime.lib()
         handle = ctypes.c_void_p()
-        _check(lib.tileRtKernelLoadFile(self.path.encode(),
-                                        ctypes.byref(handle)))
+        if host:
+            # Read, not loaded: select() works, calls fail. Needs no driver.
+            self.device = None
+            _check(lib.tileRtKernelLoadFileHost(self.path.encode(),
+                                                ctypes.byref(handle)))
+        else:
+            self.device = _default_device() if device is None else device
+            _init(self.device)
+            _check(lib.tileRtKernelLoadFile(self.path.encode(),
+                                            ctypes.byref(handle)))
         self._handle = handle
         self._lib = lib
         manifest = lib.tileRtKernelGetManifest(handle)
@@ -250,11 +257,13 @@ class Kernel(object):
         return path, why.value.decode().splitlines()
 
 
-def load(path, device=None):
+def load(path, device=None, host=False):
     """Loads the kernel of the launch manifest at `path` (and the variants
     it names) on CUDA device `device` (torch's current device when torch is
-    imported, else 0)."""
-    return Kernel(path, device)
+    imported, else 0). With `host`, only reads the manifests, without a
+    driver: the kernel can select() a variant for given tensors but not
+    launch (dry runs on machines without a GPU)."""
+    return Kernel(path, device, host)
 
 
 def synchronize():

@@ -82,6 +82,7 @@ def lib():
           ctypes.POINTER(c_int), ctypes.POINTER(c_int))
     proto("tileRtSynchronize", c_int)
     proto("tileRtKernelLoadFile", c_int, c_char_p, ctypes.POINTER(p))
+    proto("tileRtKernelLoadFileHost", c_int, c_char_p, ctypes.POINTER(p))
     proto("tileRtKernelDestroy", None, p)
     proto("tileRtKernelGetManifest", p, p)
     proto("tileRtManifestNumParams", c_int, p)
