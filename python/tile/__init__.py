@@ -39,11 +39,13 @@ class Param(object):
     sizes), a scalar (``shape`` None) or a tensor map (``kind`` "tensormap",
     built by the runtime from its source memref, not passed)."""
 
-    __slots__ = ("index", "name", "kind", "dtype", "shape")
+    __slots__ = ("index", "name", "kind", "dtype", "shape", "static")
 
     def __init__(self, index, name, kind, dtype, shape):
         self.index, self.name, self.kind = index, name, kind
         self.dtype, self.shape = dtype, shape
+        # Whether any size is static, to be checked at each call.
+        self.static = bool(shape) and any(d is not None for d in shape)
 
     def type_text(self):
         if self.kind == "memref":
@@ -141,6 +143,8 @@ class Kernel(object):
         self._by_name = dict((p.name, p) for p in passed)
         self._values = _runtime.ArgArray()
         self._chosen = _runtime.ArgArray()
+        # Views of each argument's slot in _values, made once.
+        self._slots = [self._values[p.index] for p in passed]
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -152,14 +156,15 @@ class Kernel(object):
         return "tile.Kernel(%r: %s)" % (self.path, ", ".join(
             "%s: %s" % (p.name, p.type_text()) for p in self.arguments))
 
-    def _bind(self, args, kwargs):
-        """Fills self._values; returns the stream the tensors imply and the
-        objects to keep alive until the launch."""
+    def _order(self, args, kwargs):
+        """The objects bound to self.arguments, in order."""
         params = self.arguments
         if len(args) > len(params):
             raise ArgumentError("%s takes %d arguments (%s), got %d" % (
                 self.path, len(params),
                 ", ".join(p.name for p in params), len(args)))
+        if not kwargs and len(args) == len(params):
+            return args
         bound = dict(zip((p.name for p in params), args))
         for name, value in kwargs.items():
             if name not in self._by_name:
@@ -169,16 +174,21 @@ class Kernel(object):
             if name in bound:
                 raise ArgumentError("argument %r given twice" % name)
             bound[name] = value
-        values = self._values
-        torch_seen = False
-        cai_stream = None
-        keep = []
         for p in params:
             if p.name not in bound:
                 raise ArgumentError("missing argument %r (%s) of %s"
                                     % (p.name, p.type_text(), self.path))
-            obj = bound[p.name]
-            v = values[p.index]
+        return [bound[p.name] for p in params]
+
+    def _bind(self, args, kwargs):
+        """Fills self._values; returns the stream the tensors imply and the
+        objects to keep alive until the launch."""
+        torch_seen = False
+        cai_stream = None
+        keep = None
+        view = _args.view
+        for p, v, obj in zip(self.arguments, self._slots,
+                             self._order(args, kwargs)):
             if p.kind == "scalar":
                 if p.dtype.startswith("f") or p.dtype == "bf16":
                     v.f = float(obj)
@@ -190,41 +200,49 @@ class Kernel(object):
                     v.i = int(obj)
                 continue
             try:
-                t = _args.view(obj)
+                ptr, shape, strides, dtype, stream, capsule, is_torch = \
+                    view(obj)
             except (TypeError, ValueError) as e:
                 raise ArgumentError("argument %r %s" % (p.name, e))
-            if t.dtype != p.dtype:
-                raise ArgumentError(
-                    "argument %r has element type %s, expected %s (%s)"
-                    % (p.name, t.dtype, p.dtype, p.type_text()))
-            if len(t.shape) != len(p.shape):
-                raise ArgumentError(
-                    "argument %r has rank %d (shape %s), expected %d (%s)"
-                    % (p.name, len(t.shape), list(t.shape), len(p.shape),
-                       p.type_text()))
-            for d, (size, want) in enumerate(zip(t.shape, p.shape)):
-                if want is not None and size != want:
-                    raise ArgumentError(
-                        "argument %r has size %d in dimension %d, expected "
-                        "%d (%s)" % (p.name, size, d, want, p.type_text()))
-            if not _args.is_row_major(t.shape, t.strides):
+            if dtype != p.dtype or len(shape) != len(p.shape) or \
+                    (p.static and any(want is not None and size != want
+                                      for size, want in zip(shape, p.shape))):
+                self._mismatch(p, dtype, shape)
+            if strides is not None and not _args.is_row_major(shape, strides):
                 raise ArgumentError(
                     "argument %r is not contiguous row-major (strides %s in "
                     "elements for shape %s); pass .contiguous()"
-                    % (p.name, list(t.strides), list(t.shape)))
-            v.ptr = t.ptr
-            for d, size in enumerate(t.shape):
-                v.sizes[d] = size
-            if t.keep is not None:
-                keep.append(t.keep)
-            if _args.is_torch_tensor(obj):
+                    % (p.name, list(strides), list(shape)))
+            v.ptr = ptr
+            v.sizes[:len(shape)] = shape
+            if capsule is not None:
+                keep = keep or []
+                keep.append(capsule)
+            if is_torch:
                 torch_seen = True
-            elif cai_stream is None and t.stream is not None:
-                cai_stream = t.stream
+            elif cai_stream is None and stream is not None:
+                cai_stream = stream
         if torch_seen:
-            torch = sys.modules["torch"]
-            return torch.cuda.current_stream().cuda_stream, keep
+            return _args.torch_stream(), keep
         return cai_stream, keep
+
+    def _mismatch(self, p, dtype, shape):
+        """Raises the ArgumentError that says how a tensor of `dtype` and
+        `shape` misfits parameter `p`."""
+        if dtype != p.dtype:
+            raise ArgumentError(
+                "argument %r has element type %s, expected %s (%s)"
+                % (p.name, dtype, p.dtype, p.type_text()))
+        if len(shape) != len(p.shape):
+            raise ArgumentError(
+                "argument %r has rank %d (shape %s), expected %d (%s)"
+                % (p.name, len(shape), list(shape), len(p.shape),
+                   p.type_text()))
+        for d, (size, want) in enumerate(zip(shape, p.shape)):
+            if want is not None and size != want:
+                raise ArgumentError(
+                    "argument %r has size %d in dimension %d, expected "
+                    "%d (%s)" % (p.name, size, d, want, p.type_text()))
 
     def __call__(self, *args, **kwargs):
         """Launches on `stream` (keyword; an int handle or a stream object)
@@ -236,7 +254,7 @@ class Kernel(object):
         handle = _stream_handle(stream if stream is not None else implied)
         status = self._lib.tileRtKernelLaunchOnStream(
             self._handle, self._values, handle)
-        del keep
+        del keep  # capsules outlive the launch call
         if status != _runtime.SUCCESS:
             raise TileError(_runtime.error_string())
 

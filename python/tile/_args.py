@@ -12,21 +12,13 @@ import ctypes
 import sys
 
 
-class TensorView(object):
-    """What a launch needs of one tensor argument."""
-
-    __slots__ = ("ptr", "shape", "strides", "dtype", "stream", "keep")
-
-    def __init__(self, ptr, shape, strides, dtype, stream=None, keep=None):
-        self.ptr = ptr
-        self.shape = shape
-        # In elements, outermost first; None when contiguous row-major.
-        self.strides = strides
-        self.dtype = dtype
-        # The producer's stream (__cuda_array_interface__ version 3).
-        self.stream = stream
-        # An object to keep alive until the launch is issued (a capsule).
-        self.keep = keep
+# What a launch needs of one tensor argument, as a plain tuple (cheaper to
+# make than an object, which counts at every launch):
+#   (pointer, shape, strides in elements or None when contiguous row-major,
+#    dtype name, producer's stream (__cuda_array_interface__ v3) or None,
+#    an object to keep alive until the launch is issued (a DLPack capsule)
+#    or None, whether it is a torch tensor)
+PTR, SHAPE, STRIDES, DTYPE, STREAM, KEEP, TORCH = range(7)
 
 
 _TORCH_DTYPES = {
@@ -56,15 +48,34 @@ def is_torch_tensor(obj):
     return torch is not None and isinstance(obj, torch.Tensor)
 
 
+# torch dtype objects to the runtime's names, filled on first use.
+_torch_by_dtype = {}
+
+
 def _from_torch(t):
     if not t.is_cuda:
         raise ValueError("is a torch tensor on %s, expected a CUDA tensor"
                          % t.device)
-    dtype = _TORCH_DTYPES.get(str(t.dtype))
+    dtype = _torch_by_dtype.get(t.dtype)
     if dtype is None:
-        raise TypeError("has torch dtype %s, which the runtime does not "
-                        "know" % t.dtype)
-    return TensorView(t.data_ptr(), tuple(t.shape), tuple(t.stride()), dtype)
+        dtype = _TORCH_DTYPES.get(str(t.dtype))
+        if dtype is None:
+            raise TypeError("has torch dtype %s, which the runtime does not "
+                            "know" % t.dtype)
+        _torch_by_dtype[t.dtype] = dtype
+    strides = None if t.is_contiguous() else tuple(t.stride())
+    return (t.data_ptr(), tuple(t.shape), strides, dtype, None, None, True)
+
+
+def torch_stream():
+    """The raw handle of torch's current CUDA stream: through the private
+    accessor that skips making a Stream object where it exists (the cost
+    counts at every launch), else the public API."""
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(torch.cuda.current_device())
+    return torch.cuda.current_stream().cuda_stream
 
 
 def _from_cai(obj):
@@ -74,7 +85,7 @@ def _from_cai(obj):
     if dtype is None:
         raise TypeError("has __cuda_array_interface__ typestr %r, which the "
                         "runtime does not know" % (typestr,))
-    shape = tuple(int(d) for d in cai["shape"])
+    shape = tuple(cai["shape"])
     strides = cai.get("strides")
     if strides is not None:
         size = _SIZES[dtype]
@@ -85,7 +96,7 @@ def _from_cai(obj):
     if cai.get("mask") is not None:
         raise ValueError("has a mask, which kernels cannot honour")
     ptr = int(cai["data"][0] or 0)
-    return TensorView(ptr, shape, strides, dtype, stream=cai.get("stream"))
+    return (ptr, shape, strides, dtype, cai.get("stream"), None, False)
 
 
 class _DLDevice(ctypes.Structure):
@@ -132,11 +143,11 @@ def _from_dlpack(obj):
     strides = (tuple(t.strides[i] for i in range(t.ndim))
                if t.strides else None)
     ptr = (t.data or 0) + t.byte_offset
-    return TensorView(ptr, shape, strides, dtype, keep=capsule)
+    return (ptr, shape, strides, dtype, None, capsule, False)
 
 
 def view(obj):
-    """Reads `obj` as a TensorView; TypeError when it is no tensor."""
+    """Reads `obj` as the tuple above; TypeError when it is no tensor."""
     if is_torch_tensor(obj):
         return _from_torch(obj)
     if hasattr(obj, "__cuda_array_interface__"):

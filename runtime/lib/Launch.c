@@ -176,9 +176,12 @@ struct tileRtKernel {
   tileRtFunction *function;
   /// Whether the binaries were loaded (tileRtKernelLoad), so it can launch.
   int onDevice;
-  /// The kernels of the manifest's variants, in order.
+  /// The kernels of the manifest's variants, in order, and for each
+  /// parameter of a variant the index of the same-named parameter here (-1
+  /// for its tensor maps): binding by name, resolved once at load.
   int numVariants;
   tileRtKernel *variants[TILE_RT_MAX_VARIANTS];
+  int argIndex[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
 };
 
 static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
@@ -215,8 +218,14 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
       s = tileRtManifestCheckCompatible(manifest, variant);
     if (s == TILE_RT_SUCCESS)
       s = loadTree(variant, onDevice, depth + 1, &k->variants[i]);
-    if (s == TILE_RT_SUCCESS)
-      ++k->numVariants;
+    if (s != TILE_RT_SUCCESS)
+      break;
+    for (int j = 0; j < variant->numParams; ++j)
+      k->argIndex[i][j] =
+          variant->params[j].kind == TILE_RT_PARAM_TENSOR_MAP
+              ? -1
+              : tileRtManifestFindParam(manifest, variant->params[j].name);
+    ++k->numVariants;
   }
   free(variant);
   if (s != TILE_RT_SUCCESS) {
@@ -343,13 +352,19 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
              passed[0] ? "; " : "", v->path, v->rule);
       continue;
     }
+    // The arguments bound to the variant's parameters by name.
     tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-    s = tileRtManifestMapArgs(&k->manifest, args, &child->manifest, mapped);
+    for (int j = 0; j < child->manifest.numParams; ++j) {
+      int from = k->argIndex[i][j];
+      if (from < 0)
+        memset(&mapped[j], 0, sizeof(mapped[j]));
+      else
+        mapped[j] = args[from];
+    }
     childWhy[0] = '\0';
     int childNoFit = 0;
-    if (s == TILE_RT_SUCCESS)
-      s = choose(child, mapped, target, targetArgs, childWhy, kWhyBytes,
-                 childPassed, &childNoFit);
+    s = choose(child, mapped, target, targetArgs, childWhy, kWhyBytes,
+               childPassed, &childNoFit);
     if (childNoFit) {
       append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
              v->path, childPassed);
