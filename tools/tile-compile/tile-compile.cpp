@@ -1455,7 +1455,9 @@ int main(int argc, char **argv) {
       failed(applyDefines(params, defined)) ||
       failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;
-  if (!dispatchTable.empty())
+  // --print-source shows the file with this invocation's parameters; it
+  // builds nothing, so it does not dispatch.
+  if (!dispatchTable.empty() && !printSource)
     return runDispatch(
         llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
         original, params, defined, llvm::sys::path::stem(inputFile));
