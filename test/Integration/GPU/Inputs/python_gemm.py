@@ -66,10 +66,11 @@ def main():
     kernel = tile.load(sys.argv[1])
     rng = random.Random(11)
     failed = 0
-    # Decode-sized M, small M, mid M with K = 77 (rows TMA cannot address:
-    # the fallback), large M.
-    for m, n, k in [(16, 72, 64), (100, 136, 64), (300, 80, 77),
-                    (1100, 40, 24)]:
+    # One shape per rule of kernels/gemm_tuned.txt: decode-sized M, K-heavy,
+    # skinny N, small M, mid M with K = 77 (rows TMA cannot address: the
+    # fallback), large M.
+    for m, n, k in [(16, 72, 64), (65, 8, 16384), (500, 40, 24),
+                    (100, 264, 64), (300, 264, 77), (1100, 264, 24)]:
         a, b, c = DeviceF16(m, k), DeviceF16(k, n), DeviceF16(m, n)
         av = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(m * k)]
         bv = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(k * n)]
