@@ -15,6 +15,13 @@ Two steps, because compiling needs MLIR and timing needs the GPU:
     # then, anywhere
     tile-compile kernels/gemm_nn.mlir --tuned kernels/gemm_tuned.txt --shape 8192x8192x8192
 
+    # or a rule for a range of shapes, for tile-compile --dispatch: the
+    # variant with the best geometric mean over the shapes (which must lie
+    # in the range) replaces the rule entry of that range
+    python3 bench/tune_gemm.py run --kernels build/tune/nn-f16-small \
+        --tile-run /tmp/rt/bin/tile-run --shapes 1x16384x16384,16x9216x36864 \
+        --rule '1..64x*x*' --table kernels/gemm_tuned.txt
+
 `compile` skips points that tile-compile rejects (shared memory or
 registers over the chip's budget, tiles the warps cannot split) and prints
 why. `run` checks every variant once with a poisoned output against the
@@ -22,12 +29,16 @@ torch reference before timing it (median of --reps launches), and prints a
 Markdown table with cuBLAS in the same process. A table line is
 `gemm_nn 8192x8192x8192 AT=f16 CT=f32 OT=f16 : BM=... BN=... BK=... STAGES=...
 THREADS=... # TFLOP/s, ratio to cuBLAS, device`; `run` replaces the line of
-the same kernel, shape and types and keeps the others.
+the same kernel, shape, chip and types and keeps the others. With --rule
+PATTERN it writes one rule line for the range instead (docs/GEMM.md, "Shape
+dispatch"), in place of the rule of the same range, else before the
+kernel's catch-all rule `*x*x*`, so the catch-all stays last.
 """
 
 import argparse
 import datetime
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -109,6 +120,44 @@ def entry_key(line):
     return (words[0], words[1], tuple(sorted(words[2:])))
 
 
+def pattern_contains(pattern, shape):
+    """Whether `shape` (M, N, K) lies in a table rule's PATTERN, as
+    tile-compile reads it: per dimension an exact size, `LO..HI` (either end
+    open) or `*`, optionally `%ALIGN`."""
+    parts = pattern.split("x")
+    if len(parts) != len(shape):
+        raise SystemExit(f"tune_gemm: rule '{pattern}' has {len(parts)} "
+                         f"dimensions, expected {len(shape)}")
+    for part, size in zip(parts, shape):
+        rng, _, align = part.partition("%")
+        if align and size % int(align):
+            return False
+        if rng == "*":
+            continue
+        if ".." in rng:
+            lo, _, hi = rng.partition("..")
+            if (lo and size < int(lo)) or (hi and size > int(hi)):
+                return False
+        elif size != int(rng):
+            return False
+    return True
+
+
+def insert_rule(table, line):
+    """Puts rule `line` in place of the rule of the same kernel, range,
+    chip and types, else before that kernel's catch-all, else last."""
+    key = entry_key(line)
+    for i, old in enumerate(table):
+        if entry_key(old) == key:
+            table[i] = line
+            return table
+    kernel, _, keys = key
+    for i, old in enumerate(table):
+        if entry_key(old) == (kernel, "*x*x*", keys):
+            return table[:i] + [line] + table[i:]
+    return table + [line]
+
+
 def run_space(args):
     import torch
     from gpu_gemm import (SHAPES, cublas_fn, find_variants, make_operands,
@@ -131,6 +180,14 @@ def run_space(args):
                 raise SystemExit(f"tune_gemm: unknown shape '{word}' "
                                  "(M0..M7, R0..R2 or MxNxK)")
             shapes.append((word, *map(int, parts)))
+    if args.rule:
+        outside = [s[0] for s in shapes
+                   if not pattern_contains(args.rule, s[1:])]
+        if outside:
+            raise SystemExit(f"tune_gemm: shapes {', '.join(outside)} lie "
+                             f"outside the rule '{args.rule}'")
+    # Per variant, the rates of every shape, for --rule.
+    rates = {v.manifest: [] for v in variants}
     device = torch.cuda.get_device_name()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(7)
@@ -157,14 +214,20 @@ def run_space(args):
             print(f"| {name} {m}x{n}x{k} | {v.name(args.kernels)} | "
                   f"{v.tiles()} | {shown} | "
                   f"{f'{blas:.1f}' if blas else '-'} | {ratio} |")
+            rates[v.manifest].append(rate)
             if rate and (best is None or rate > best[0]):
                 best = (rate, v)
         if best is None:
             print(f"\nno variant ran correctly on {name}", file=sys.stderr)
             return 1
+        if args.rule:
+            del a, b, av, bv, ref
+            torch.cuda.empty_cache()
+            continue
         rate, v = best
-        keys = " ".join(f"{key}={v.params[key]}" for key in KEYS
-                        if key in v.params)
+        keys = " ".join([f"chip={args.chip}"] +
+                        [f"{key}={v.params[key]}" for key in KEYS
+                         if key in v.params])
         values = " ".join(f"{p}={v.params[p]}" for p in TUNED
                           if p in v.params)
         kernel = f"gemm_{v.layout}"
@@ -176,6 +239,27 @@ def run_space(args):
         table = [l for l in table if entry_key(l) != key] + [line]
         del a, b, av, bv, ref
         torch.cuda.empty_cache()
+    if args.rule:
+        # The variant correct on every shape with the best geometric mean.
+        scored = [(math.exp(sum(math.log(r) for r in rs) / len(rs)), v)
+                  for v in variants for rs in [rates[v.manifest]]
+                  if rs and all(rs)]
+        if not scored:
+            print(f"\nno variant ran correctly on every shape",
+                  file=sys.stderr)
+            return 1
+        mean, v = max(scored, key=lambda x: x[0])
+        keys = " ".join([f"chip={args.chip}"] +
+                        [f"{key}={v.params[key]}" for key in KEYS
+                         if key in v.params])
+        values = " ".join(f"{p}={v.params[p]}" for p in TUNED
+                          if p in v.params)
+        line = (f"gemm_{v.layout} {args.rule} {keys} : {values}  # measured:"
+                f" geometric mean {mean:.1f} TFLOP/s over "
+                f"{', '.join(s[0] for s in shapes)}, {device}, "
+                f"{datetime.date.today().isoformat()}")
+        table = insert_rule(table, line)
+        print(f"\nrule: {line}")
     if not any(l.startswith("#") for l in table[:1]):
         table.insert(0, "# Tuned configurations of the library GEMM "
                         "(bench/tune_gemm.py; tile-compile --tuned).")
@@ -203,6 +287,12 @@ def main():
     r.add_argument("--shapes", default="M5")
     r.add_argument("--reps", type=int, default=20)
     r.add_argument("--table", default="kernels/gemm_tuned.txt")
+    r.add_argument("--chip", default="sm_90a",
+                   help="the chip the variants were compiled for (the "
+                        "entries' chip key)")
+    r.add_argument("--rule", default="",
+                   help="write one rule entry for this range of shapes "
+                        "(e.g. '1..64x*x*') instead of one entry per shape")
     args = parser.parse_args()
     return compile_space(args) if args.step == "compile" else run_space(args)
 

@@ -22,6 +22,17 @@
 // The siblings gemm_nn.mlir (A stored M x K) and gemm_nt.mlir (B stored
 // N x K) take the same parameters.
 //
+// Defaults per chip: with --chip CHIP and no -D, a `tile.params(CHIP)` line
+// replaces the generic defaults it names (docs/GEMM.md, "Defaults per
+// chip"). sm_90a: 128x256x64 tiles, 3 stages, two consumer warpgroups, the
+// best of the tuning sweep on the paper's shapes (gemm_nn, measured; the NT
+// and TN layouts take it over unmeasured). sm_80: analytic, not measured.
+// tile.params(sm_90a): BM=128 BN=256 BK=64 STAGES=3 THREADS=256 PANEL=8
+// tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
+// The sizes the shapes of kernels/gemm_tuned.txt stand for (tile-compile
+// --dispatch writes its rules over them):
+// tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim0
+//
 // tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
 // tile.params: PANEL=8 RASTER=row AT=f16 CT=f32 OT=f16
 func.func @gemm_tn(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,

@@ -405,6 +405,12 @@ tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
 
 tileRtStatus tileRtLaunch(tileRtFunction *function, const tileRtLaunchConfig *c,
                           void **params) {
+  return tileRtLaunchOnStream(function, c, params, NULL);
+}
+
+tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
+                                  const tileRtLaunchConfig *c, void **params,
+                                  void *stream) {
   REQUIRE_CONTEXT();
   if (!function || !c)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
@@ -413,8 +419,8 @@ tileRtStatus tileRtLaunch(tileRtFunction *function, const tileRtLaunchConfig *c,
   if (!cluster) {
     CU_CHECK(driver.cuLaunchKernel((CUfunction)function, c->grid[0], c->grid[1],
                                    c->grid[2], c->block[0], c->block[1],
-                                   c->block[2], c->sharedBytes, NULL, params,
-                                   NULL),
+                                   c->block[2], c->sharedBytes,
+                                   (CUstream)stream, params, NULL),
              "cuLaunchKernel");
     return TILE_RT_SUCCESS;
   }
@@ -429,8 +435,8 @@ tileRtStatus tileRtLaunch(tileRtFunction *function, const tileRtLaunchConfig *c,
   attr.value.clusterDim.y = c->cluster[1];
   attr.value.clusterDim.z = c->cluster[2];
   CuLaunchConfig config = {
-      c->grid[0],  c->grid[1],     c->grid[2], c->block[0], c->block[1],
-      c->block[2], c->sharedBytes, NULL,       &attr,       1};
+      c->grid[0],  c->grid[1],     c->grid[2],       c->block[0], c->block[1],
+      c->block[2], c->sharedBytes, (CUstream)stream, &attr,       1};
   CU_CHECK(driver.cuLaunchKernelEx(&config, (CUfunction)function, params, NULL),
            "cuLaunchKernelEx");
   return TILE_RT_SUCCESS;

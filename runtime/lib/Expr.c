@@ -1,7 +1,8 @@
 //===- Expr.c - the integer expressions of manifest grids ------*- C -*-===//
 //
 // A recursive-descent evaluator for grid expressions such as
-// `ceildiv(A.dim0, 128) * 2`. It evaluates while it parses (there is no
+// `ceildiv(A.dim0, 128) * 2` (and the rules of dispatching manifests, which
+// compare two of them). It evaluates while it parses (there is no
 // tree to allocate), checks every operation for overflow and bounds the
 // nesting depth, so malformed or hostile input yields an error, never a
 // crash.
@@ -84,15 +85,16 @@ static tileRtStatus floorDiv(Parser *p, const char *at, int64_t a, int64_t b,
 
 static tileRtStatus parseCall(Parser *p, const char *name, size_t len,
                               int64_t *out) {
-  static const char *const functions[] = {"ceildiv", "floordiv", "min", "max"};
+  static const char *const functions[] = {"ceildiv", "floordiv", "min", "max",
+                                          "mod"};
   int fn = -1;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 5; ++i)
     if (strlen(functions[i]) == len && memcmp(functions[i], name, len) == 0)
       fn = i;
   if (fn < 0)
     return tileRtFail(TILE_RT_ERROR_PARSE,
                       "unknown function '%.*s' at column %d (expected "
-                      "ceildiv, floordiv, min or max)",
+                      "ceildiv, floordiv, min, max or mod)",
                       (int)len, name, column(p, name));
   ++p->pos; // '('
   int64_t a, b;
@@ -117,6 +119,16 @@ static tileRtStatus parseCall(Parser *p, const char *name, size_t len,
   case 2:
     *out = a < b ? a : b;
     return TILE_RT_SUCCESS;
+  case 4: {
+    // The remainder of floordiv, so it has the sign of `b` (alignment
+    // rules of dispatching manifests read `mod(K, 8) == 0`).
+    int64_t q;
+    tileRtStatus s = floorDiv(p, name, a, b, false, &q);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    *out = a - q * b;
+    return TILE_RT_SUCCESS;
+  }
   default:
     *out = a > b ? a : b;
     return TILE_RT_SUCCESS;

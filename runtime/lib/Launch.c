@@ -11,6 +11,8 @@
 
 #include "Internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,47 +170,253 @@ void tileRtPackedParamsFree(tileRtPackedParams *params) {
 
 struct tileRtKernel {
   tileRtManifest manifest;
+  /// The module and function of the manifest's kernel; null for a
+  /// dispatching manifest (no kernel) and for kernels loaded on the host.
   tileRtModule *module;
   tileRtFunction *function;
-  /// The kernel of the manifest's `fallback`, or null.
-  tileRtKernel *fallback;
+  /// Whether the binaries were loaded (tileRtKernelLoad), so it can launch.
+  int onDevice;
+  /// The kernels of the manifest's variants, in order, and for each
+  /// parameter of a variant the index of the same-named parameter here (-1
+  /// for its tensor maps): binding by name, resolved once at load.
+  int numVariants;
+  tileRtKernel *variants[TILE_RT_MAX_VARIANTS];
+  int argIndex[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
 };
 
-tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
-                              tileRtKernel **out) {
-  if (!manifest || !out)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "null manifest or output");
+static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
+                             int depth, tileRtKernel **out) {
   *out = NULL;
+  if (depth > TILE_RT_MAX_VARIANT_DEPTH)
+    return tileRtFail(TILE_RT_ERROR_PARSE,
+                      "%s: variants nested more than %d deep (a cycle?)",
+                      manifest->path, TILE_RT_MAX_VARIANT_DEPTH);
   tileRtKernel *k = (tileRtKernel *)calloc(1, sizeof(*k));
   if (!k)
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   k->manifest = *manifest;
-  tileRtStatus s = tileRtModuleLoadFile(manifest->binary, &k->module);
-  if (s == TILE_RT_SUCCESS)
-    s = tileRtModuleGetFunction(k->module, manifest->kernel, &k->function);
-  if (s == TILE_RT_SUCCESS && manifest->sharedBytes > 48 * 1024)
-    s = tileRtFunctionSetMaxDynamicSharedMemory(k->function,
-                                                manifest->sharedBytes);
-  if (s == TILE_RT_SUCCESS && manifest->fallback[0]) {
-    tileRtManifest fallback;
-    s = tileRtManifestParseFile(manifest->fallback, &fallback);
-    if (s == TILE_RT_SUCCESS && fallback.fallback[0])
-      s = tileRtFail(TILE_RT_ERROR_PARSE,
-                     "%s: a fallback manifest cannot name a fallback of its "
-                     "own",
-                     fallback.path);
+  k->onDevice = onDevice;
+  tileRtStatus s = TILE_RT_SUCCESS;
+  if (onDevice && manifest->hasKernel) {
+    s = tileRtModuleLoadFile(manifest->binary, &k->module);
     if (s == TILE_RT_SUCCESS)
-      s = tileRtManifestCheckCompatible(manifest, &fallback);
-    if (s == TILE_RT_SUCCESS)
-      s = tileRtKernelLoad(&fallback, &k->fallback);
+      s = tileRtModuleGetFunction(k->module, manifest->kernel, &k->function);
+    if (s == TILE_RT_SUCCESS && manifest->sharedBytes > 48 * 1024)
+      s = tileRtFunctionSetMaxDynamicSharedMemory(k->function,
+                                                  manifest->sharedBytes);
   }
+  // Parsed one at a time: a manifest is large, so not on the stack.
+  tileRtManifest *variant = NULL;
+  if (s == TILE_RT_SUCCESS && manifest->numVariants) {
+    variant = (tileRtManifest *)malloc(sizeof(*variant));
+    if (!variant)
+      s = tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (int i = 0; s == TILE_RT_SUCCESS && i < manifest->numVariants; ++i) {
+    s = tileRtManifestParseFile(manifest->variants[i].path, variant);
+    if (s == TILE_RT_SUCCESS)
+      s = tileRtManifestCheckCompatible(manifest, variant);
+    if (s == TILE_RT_SUCCESS)
+      s = loadTree(variant, onDevice, depth + 1, &k->variants[i]);
+    if (s != TILE_RT_SUCCESS)
+      break;
+    for (int j = 0; j < variant->numParams; ++j)
+      k->argIndex[i][j] =
+          variant->params[j].kind == TILE_RT_PARAM_TENSOR_MAP
+              ? -1
+              : tileRtManifestFindParam(manifest, variant->params[j].name);
+    ++k->numVariants;
+  }
+  free(variant);
   if (s != TILE_RT_SUCCESS) {
     tileRtKernelDestroy(k);
     return s;
   }
   *out = k;
   return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
+                              tileRtKernel **out) {
+  if (!manifest || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest or output");
+  return loadTree(manifest, 1, 0, out);
+}
+
+tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
+                                  tileRtKernel **out) {
+  if (!manifest || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest or output");
+  return loadTree(manifest, 0, 0, out);
+}
+
+/// Parses the manifest at `path` and loads it, on the device or not.
+static tileRtStatus loadFile(const char *path, int onDevice,
+                             tileRtKernel **out) {
+  if (!path || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null path or output");
+  *out = NULL;
+  // A manifest is large: not on the stack.
+  tileRtManifest *m = (tileRtManifest *)malloc(sizeof(*m));
+  if (!m)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  tileRtStatus s = tileRtManifestParseFile(path, m);
+  if (s == TILE_RT_SUCCESS)
+    s = loadTree(m, onDevice, 0, out);
+  free(m);
+  return s;
+}
+
+tileRtStatus tileRtKernelLoadFile(const char *path, tileRtKernel **out) {
+  return loadFile(path, 1, out);
+}
+
+tileRtStatus tileRtKernelLoadFileHost(const char *path, tileRtKernel **out) {
+  return loadFile(path, 0, out);
+}
+
+const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel) {
+  return kernel ? &kernel->manifest : NULL;
+}
+
+/// Appends printf-style text to `buf` (`len` bytes, NUL-terminated).
+TILE_RT_PRINTF(3, 4)
+static void append(char *buf, size_t len, const char *fmt, ...) {
+  if (!buf || !len)
+    return;
+  size_t used = strlen(buf);
+  if (used + 1 >= len)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+enum { kWhyBytes = 4096 };
+
+/// tileRtKernelSelect: `why` gets the lines of the variants taken. When
+/// nothing fits, `*noFit` is set, `passed` (kWhyBytes) says why each
+/// candidate was passed over, and the caller composes the error.
+static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
+                           tileRtKernel **target, tileRtArgValue *targetArgs,
+                           char *why, size_t whyLen, char *passed, int *noFit) {
+  passed[0] = '\0';
+  *noFit = 0;
+  // The kernel's own reason to be passed over (TMA cannot address the
+  // arguments), which a fallback's line repeats.
+  char ownReason[2048] = "";
+  if (k->manifest.hasKernel) {
+    unsigned grid[3];
+    tileRtStatus s = tileRtManifestEvalGrid(&k->manifest, args, grid);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    // Nothing is launched on an empty grid, so empty tensors need no maps.
+    int empty = !grid[0] || !grid[1] || !grid[2];
+    if (empty ||
+        tileRtManifestCheckTensorMaps(&k->manifest, args) == TILE_RT_SUCCESS) {
+      *target = k;
+      memcpy(targetArgs, args,
+             sizeof(tileRtArgValue) * (size_t)k->manifest.numParams);
+      return TILE_RT_SUCCESS;
+    }
+    snprintf(ownReason, sizeof(ownReason), "%s", tileRtErrorString());
+    append(passed, kWhyBytes, "%s", ownReason);
+  }
+  char *childPassed = (char *)malloc(kWhyBytes);
+  char *childWhy = (char *)malloc(kWhyBytes);
+  if (!childPassed || !childWhy) {
+    free(childPassed);
+    free(childWhy);
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  tileRtStatus result = TILE_RT_ERROR_INVALID_ARGUMENT;
+  *noFit = 1;
+  for (int i = 0; i < k->numVariants; ++i) {
+    const tileRtVariant *v = &k->manifest.variants[i];
+    tileRtKernel *child = k->variants[i];
+    int holds;
+    tileRtStatus s =
+        tileRtManifestEvalRule(&k->manifest, v->rule, args, &holds);
+    if (s != TILE_RT_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      result = tileRtFail(s, "%s:%d: %s", k->manifest.path, v->line, msg);
+      *noFit = 0;
+      break;
+    }
+    if (!holds) {
+      append(passed, kWhyBytes, "%svariant %s: rule '%s' does not hold",
+             passed[0] ? "; " : "", v->path, v->rule);
+      continue;
+    }
+    // The arguments bound to the variant's parameters by name.
+    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+    for (int j = 0; j < child->manifest.numParams; ++j) {
+      int from = k->argIndex[i][j];
+      if (from < 0)
+        memset(&mapped[j], 0, sizeof(mapped[j]));
+      else
+        mapped[j] = args[from];
+    }
+    childWhy[0] = '\0';
+    int childNoFit = 0;
+    s = choose(child, mapped, target, targetArgs, childWhy, kWhyBytes,
+               childPassed, &childNoFit);
+    if (childNoFit) {
+      append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
+             v->path, childPassed);
+      continue;
+    }
+    *noFit = 0;
+    if (s != TILE_RT_SUCCESS) {
+      result = s;
+      break;
+    }
+    if (v->rule[0])
+      append(why, whyLen, "variant %s: when %s\n", v->path, v->rule);
+    else
+      append(why, whyLen, "%s %s: %s\n", v->isFallback ? "fallback" : "variant",
+             v->path, ownReason[0] ? ownReason : "no rule");
+    append(why, whyLen, "%s", childWhy);
+    result = TILE_RT_SUCCESS;
+    break;
+  }
+  free(childPassed);
+  free(childWhy);
+  return result;
+}
+
+tileRtStatus tileRtKernelSelect(tileRtKernel *k, const tileRtArgValue *args,
+                                tileRtKernel **target,
+                                tileRtArgValue *targetArgs, char *why,
+                                size_t whyLen) {
+  if (why && whyLen)
+    why[0] = '\0';
+  if (!k || !args || !target || !targetArgs)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null kernel, arguments or outputs");
+  *target = NULL;
+  tileRtStatus s = tileRtManifestCheckArgs(&k->manifest, args);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  char *passed = (char *)malloc(kWhyBytes);
+  if (!passed)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  int noFit = 0;
+  s = choose(k, args, target, targetArgs, why, whyLen, passed, &noFit);
+  if (noFit) {
+    if (k->manifest.hasKernel && !k->numVariants)
+      s = tileRtFail(s, "%s (and %s names no fallback kernel)", passed,
+                     k->manifest.path);
+    else
+      s = tileRtFail(s, "no variant of %s fits the arguments: %s",
+                     k->manifest.path, passed);
+  }
+  free(passed);
+  return s;
 }
 
 tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
@@ -220,67 +428,86 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null kernel, arguments or outputs");
   memset(config, 0, sizeof(*config));
-  tileRtStatus s = tileRtManifestEvalGrid(&k->manifest, args, config->grid);
+  tileRtKernel *target;
+  tileRtArgValue targetArgs[TILE_RT_MAX_PARAMS];
+  tileRtStatus s = tileRtKernelSelect(k, args, &target, targetArgs, NULL, 0);
   if (s != TILE_RT_SUCCESS)
     return s;
-  memcpy(config->block, k->manifest.block, sizeof(config->block));
-  memcpy(config->cluster, k->manifest.cluster, sizeof(config->cluster));
-  config->sharedBytes = k->manifest.sharedBytes;
-  // Nothing is launched on an empty grid, so empty tensors need no maps.
-  int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
-  s = empty ? TILE_RT_SUCCESS
-            : tileRtManifestCheckTensorMaps(&k->manifest, args);
-  if (s != TILE_RT_SUCCESS) {
-    if (!k->fallback) {
-      char msg[2048];
-      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
-      return tileRtFail(s, "%s (and %s names no fallback kernel)", msg,
-                        k->manifest.path);
-    }
-    // TMA cannot address these arguments: the fallback kernel, which has
-    // no tensor maps, takes the same arguments by name.
-    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-    s = tileRtManifestMapArgs(&k->manifest, args, &k->fallback->manifest,
-                              mapped);
-    if (s == TILE_RT_SUCCESS)
-      s = tileRtKernelPrepare(k->fallback, mapped, config, packed);
-    packed->fallback = 1;
+  const tileRtManifest *m = &target->manifest;
+  s = tileRtManifestEvalGrid(m, targetArgs, config->grid);
+  if (s != TILE_RT_SUCCESS)
     return s;
-  }
-  return tileRtPackParams(&k->manifest, args, !empty, packed);
+  memcpy(config->block, m->block, sizeof(config->block));
+  memcpy(config->cluster, m->cluster, sizeof(config->cluster));
+  config->sharedBytes = m->sharedBytes;
+  int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
+  s = tileRtPackParams(m, targetArgs, !empty && target->onDevice, packed);
+  packed->target = target;
+  packed->fallback = target != k;
+  return s;
+}
+
+/// Whether `target` is `k` or one of its variants, recursively.
+static int owns(const tileRtKernel *k, const tileRtKernel *target) {
+  if (k == target)
+    return 1;
+  for (int i = 0; i < k->numVariants; ++i)
+    if (owns(k->variants[i], target))
+      return 1;
+  return 0;
+}
+
+tileRtStatus
+tileRtKernelLaunchPreparedOnStream(tileRtKernel *k,
+                                   const tileRtLaunchConfig *config,
+                                   tileRtPackedParams *packed, void *stream) {
+  if (!k || !config || !packed)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null kernel, configuration or arguments");
+  tileRtKernel *target = packed->target ? packed->target : k;
+  if (!owns(k, target))
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "arguments packed for a kernel that is not %s or one "
+                      "of its variants",
+                      k->manifest.path);
+  if (!config->grid[0] || !config->grid[1] || !config->grid[2])
+    return TILE_RT_SUCCESS;
+  if (!target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
+  return tileRtLaunchOnStream(target->function, config, packed->pointers,
+                              stream);
 }
 
 tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *k,
                                         const tileRtLaunchConfig *config,
                                         tileRtPackedParams *packed) {
-  if (!k || !config || !packed)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "null kernel, configuration or arguments");
-  if (packed->fallback && !k->fallback)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "arguments packed for a fallback kernel that %s lacks",
-                      k->manifest.path);
-  if (!config->grid[0] || !config->grid[1] || !config->grid[2])
-    return TILE_RT_SUCCESS;
-  tileRtKernel *target = packed->fallback ? k->fallback : k;
-  return tileRtLaunch(target->function, config, packed->pointers);
+  return tileRtKernelLaunchPreparedOnStream(k, config, packed, NULL);
 }
 
-tileRtStatus tileRtKernelLaunch(tileRtKernel *k, const tileRtArgValue *args) {
+tileRtStatus tileRtKernelLaunchOnStream(tileRtKernel *k,
+                                        const tileRtArgValue *args,
+                                        void *stream) {
   tileRtLaunchConfig config;
   tileRtPackedParams packed;
   memset(&packed, 0, sizeof(packed));
   tileRtStatus s = tileRtKernelPrepare(k, args, &config, &packed);
   if (s == TILE_RT_SUCCESS)
-    s = tileRtKernelLaunchPrepared(k, &config, &packed);
+    s = tileRtKernelLaunchPreparedOnStream(k, &config, &packed, stream);
   tileRtPackedParamsFree(&packed);
   return s;
+}
+
+tileRtStatus tileRtKernelLaunch(tileRtKernel *k, const tileRtArgValue *args) {
+  return tileRtKernelLaunchOnStream(k, args, NULL);
 }
 
 void tileRtKernelDestroy(tileRtKernel *kernel) {
   if (!kernel)
     return;
-  tileRtKernelDestroy(kernel->fallback);
+  for (int i = 0; i < kernel->numVariants; ++i)
+    tileRtKernelDestroy(kernel->variants[i]);
   tileRtModuleUnload(kernel->module);
   free(kernel);
 }

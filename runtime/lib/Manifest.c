@@ -356,6 +356,117 @@ static void resolvePath(char *out, size_t size, const char *fileName,
   snprintf(out, size, "%.*s/%s", (int)(slash - fileName), fileName, path);
 }
 
+/// Appends a `variant` (or, with `isFallback`, a `fallback`) directive.
+static tileRtStatus addVariant(const LineCtx *ctx, tileRtManifest *m,
+                               const char *fileName, const char *path,
+                               const char *rule, int isFallback) {
+  if (m->numVariants == TILE_RT_MAX_VARIANTS)
+    return PARSE_FAIL(ctx, "more than %d variants", TILE_RT_MAX_VARIANTS);
+  tileRtVariant *v = &m->variants[m->numVariants];
+  size_t len = strlen(rule);
+  while (len && isspace((unsigned char)rule[len - 1]))
+    --len;
+  if (len >= TILE_RT_MAX_EXPR)
+    return PARSE_FAIL(ctx, "variant rule too long");
+  memset(v, 0, sizeof(*v));
+  resolvePath(v->path, sizeof(v->path), fileName, path);
+  memcpy(v->rule, rule, len);
+  v->rule[len] = '\0';
+  v->isFallback = isFallback;
+  v->line = ctx->line;
+  ++m->numVariants;
+  return TILE_RT_SUCCESS;
+}
+
+/// Evaluates (or, with `checkOnly`, checks the syntax and names of) the
+/// variant rule `rule`: clauses `EXPR OP EXPR` joined by the word `and`.
+static tileRtStatus evalRule(const char *rule, tileRtExprLookup lookup,
+                             void *context, int checkOnly, int *holds) {
+  *holds = 1;
+  const char *p = rule;
+  while (*p == ' ' || *p == '\t')
+    ++p;
+  if (!*p)
+    return TILE_RT_SUCCESS;
+  while (*p) {
+    // One clause: up to the next ` and ` outside parentheses.
+    const char *end = p, *op = NULL;
+    size_t opLen = 0;
+    int depth = 0;
+    for (; *end; ++end) {
+      if (*end == '(')
+        ++depth;
+      else if (*end == ')')
+        --depth;
+      if (depth)
+        continue;
+      if (isspace((unsigned char)*end) && strncmp(end + 1, "and", 3) == 0 &&
+          isspace((unsigned char)end[4]))
+        break;
+      if (!op && strchr("<>=!", *end)) {
+        op = end;
+        opLen = end[1] == '=' ? 2 : 1;
+      }
+    }
+    if (!op || (opLen == 1 && (*op == '=' || *op == '!')))
+      return tileRtFail(TILE_RT_ERROR_PARSE,
+                        "rule clause '%.*s' is not a comparison (expected "
+                        "EXPR <= < >= > == or != EXPR)",
+                        (int)(end - p), p);
+    // Each side without its blanks, so error columns count from it.
+    const char *r = op + opLen;
+    while (*r == ' ' || *r == '\t')
+      ++r;
+    char lhs[TILE_RT_MAX_EXPR], rhs[TILE_RT_MAX_EXPR];
+    snprintf(lhs, sizeof(lhs), "%.*s", (int)(op - p), p);
+    snprintf(rhs, sizeof(rhs), "%.*s", (int)(end - r), r);
+    int64_t a = 0, b = 0;
+    tileRtStatus s = tileRtEvalExprImpl(lhs, lookup, context, checkOnly, &a);
+    if (s == TILE_RT_SUCCESS)
+      s = tileRtEvalExprImpl(rhs, lookup, context, checkOnly, &b);
+    if (s != TILE_RT_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(s, "in rule clause '%.*s': %s", (int)(end - p), p, msg);
+    }
+    int holdsHere;
+    switch (op[0]) {
+    case '<':
+      holdsHere = opLen == 2 ? a <= b : a < b;
+      break;
+    case '>':
+      holdsHere = opLen == 2 ? a >= b : a > b;
+      break;
+    case '=':
+      holdsHere = a == b;
+      break;
+    default:
+      holdsHere = a != b;
+      break;
+    }
+    *holds &= holdsHere;
+    p = *end ? end + 5 : end;
+    while (*p == ' ' || *p == '\t')
+      ++p;
+  }
+  return TILE_RT_SUCCESS;
+}
+
+/// Checks the syntax and names of every variant rule of `m`.
+static tileRtStatus checkRules(tileRtManifest *m) {
+  for (int i = 0; i < m->numVariants; ++i) {
+    int ignored;
+    if (evalRule(m->variants[i].rule, checkLookup, m, 1, &ignored) !=
+        TILE_RT_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(TILE_RT_ERROR_PARSE, "%s:%d: %s", m->path,
+                        m->variants[i].line, msg);
+    }
+  }
+  return TILE_RT_SUCCESS;
+}
+
 tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                                        tileRtManifest *m) {
   if (!text || !m)
@@ -408,11 +519,12 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
 
     if (strcmp(d, "tile-launch-manifest") == 0) {
       ONCE(seenHeader);
-      if (n != 2 || strcmp(words[1], "1") != 0)
+      if (n != 2 || (strcmp(words[1], "1") != 0 && strcmp(words[1], "2")))
         return PARSE_FAIL(&ctx,
                           "unsupported manifest version '%s' (this runtime "
-                          "reads version 1)",
+                          "reads versions 1 and 2)",
                           n > 1 ? words[1] : "");
+      m->version = atoi(words[1]);
     } else if (strcmp(d, "kernel") == 0) {
       ONCE(seenKernel);
       if (n != 2)
@@ -439,6 +551,26 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       if (n != 2)
         return PARSE_FAIL(&ctx, "expected 'fallback <manifest path>'");
       resolvePath(m->fallback, sizeof(m->fallback), fileName, words[1]);
+      tileRtStatus s = addVariant(&ctx, m, fileName, words[1], "", 1);
+      if (s != TILE_RT_SUCCESS)
+        return s;
+    } else if (strcmp(d, "variant") == 0) {
+      if (m->version < 2)
+        return PARSE_FAIL(&ctx, "'variant' needs 'tile-launch-manifest 2', "
+                                "this manifest is version 1");
+      if (n < 2 || (n >= 3 && (strcmp(words[2], "when") != 0 || n == 3)))
+        return PARSE_FAIL(&ctx,
+                          "expected 'variant <manifest path> [when <rule>]'");
+      // The rule is the rest of the line after `when`.
+      const char *rule = "";
+      if (n >= 4) {
+        rule = rest + (words[3] - line);
+        while (*rule == ' ' || *rule == '\t')
+          ++rule;
+      }
+      tileRtStatus s = addVariant(&ctx, m, fileName, words[1], rule, 0);
+      if (s != TILE_RT_SUCCESS)
+        return s;
     } else if (strcmp(d, "index-bitwidth") == 0) {
       ONCE(seenIndex);
       if (n != 2 || (strcmp(words[1], "32") != 0 && strcmp(words[1], "64")))
@@ -501,6 +633,12 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
   if (!seenHeader)
     return tileRtFail(TILE_RT_ERROR_PARSE,
                       "%s:1: expected 'tile-launch-manifest 1'", ctx.file);
+  // A dispatching manifest: parameters and variants, no kernel of its own.
+  m->hasKernel = !(m->numVariants && !seenKernel && !seenBinary && !seenBlock &&
+                   !m->gridLine[0] && !m->gridLine[1] && !m->gridLine[2] &&
+                   !seenShared && !seenCluster);
+  if (!m->hasKernel)
+    return checkRules(m);
   if (!seenKernel)
     return tileRtFail(TILE_RT_ERROR_PARSE, "%s: missing 'kernel' directive",
                       ctx.file);
@@ -527,7 +665,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       return PARSE_FAIL(&ctx, "in grid %c: %s", 'x' + axis, msg);
     }
   }
-  return TILE_RT_SUCCESS;
+  return checkRules(m);
 }
 
 tileRtStatus tileRtManifestParseFile(const char *path, tileRtManifest *out) {
@@ -589,10 +727,12 @@ static void printDims(FILE *os, int rank, const int64_t *dims) {
 
 void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   static const char *const passing[] = {"descriptor", "bare", "none"};
-  fprintf(os, "tile-launch-manifest 1\n");
-  fprintf(os, "kernel %s\n", m->kernel);
-  fprintf(os, "binary %s %s\n", m->binary,
-          m->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin");
+  fprintf(os, "tile-launch-manifest %d\n", m->version);
+  if (m->hasKernel) {
+    fprintf(os, "kernel %s\n", m->kernel);
+    fprintf(os, "binary %s %s\n", m->binary,
+            m->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin");
+  }
   fprintf(os, "index-bitwidth %d\n", m->indexBits);
   for (int i = 0; i < m->numParams; ++i) {
     const tileRtParam *p = &m->params[i];
@@ -622,14 +762,67 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
     }
     }
   }
-  fprintf(os, "block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
-  fprintf(os, "cluster %u %u %u\n", m->cluster[0], m->cluster[1],
-          m->cluster[2]);
-  fprintf(os, "shared %u\n", m->sharedBytes);
-  for (int axis = 0; axis < 3; ++axis)
-    fprintf(os, "grid %c %s\n", 'x' + axis, m->grid[axis]);
-  if (m->fallback[0])
-    fprintf(os, "fallback %s\n", m->fallback);
+  if (m->hasKernel) {
+    fprintf(os, "block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
+    fprintf(os, "cluster %u %u %u\n", m->cluster[0], m->cluster[1],
+            m->cluster[2]);
+    fprintf(os, "shared %u\n", m->sharedBytes);
+    for (int axis = 0; axis < 3; ++axis)
+      fprintf(os, "grid %c %s\n", 'x' + axis, m->grid[axis]);
+  }
+  for (int i = 0; i < m->numVariants; ++i) {
+    const tileRtVariant *v = &m->variants[i];
+    if (v->isFallback)
+      fprintf(os, "fallback %s\n", v->path);
+    else
+      fprintf(os, "variant %s%s%s\n", v->path, v->rule[0] ? " when " : "",
+              v->rule);
+  }
+}
+
+int tileRtManifestNumParams(const tileRtManifest *m) {
+  return m ? m->numParams : 0;
+}
+
+const char *tileRtManifestPath(const tileRtManifest *m) {
+  return m ? m->path : "";
+}
+
+tileRtStatus tileRtManifestParamText(const tileRtManifest *m, int index,
+                                     char *buf, size_t len) {
+  if (!m || !buf || index < 0 || index >= m->numParams)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "no parameter %d (the manifest has %d)", index,
+                      m ? m->numParams : 0);
+  // Print into a scratch manifest of this one parameter, then cut the line.
+  char *text = NULL;
+  size_t size = 0;
+  FILE *os = open_memstream(&text, &size);
+  if (!os)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  static const char *const passing[] = {"descriptor", "bare", "none"};
+  const tileRtParam *p = &m->params[index];
+  fprintf(os, "%s ", p->name);
+  if (p->kind == TILE_RT_PARAM_MEMREF) {
+    fprintf(os, "memref<");
+    printDims(os, p->rank, p->dims);
+    fprintf(os, "%s%s> %s", p->rank ? "x" : "", tileRtDTypeName(p->dtype),
+            passing[p->passing]);
+  } else if (p->kind == TILE_RT_PARAM_SCALAR) {
+    fprintf(os, "%s%s", tileRtDTypeName(p->dtype),
+            p->passing == TILE_RT_PASS_NONE ? " none" : "");
+  } else {
+    fprintf(os, "tensormap %s", m->params[p->source].name);
+  }
+  fclose(os);
+  tileRtStatus s = TILE_RT_SUCCESS;
+  if (size >= len)
+    s = tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                   "parameter text of %zu bytes does not fit %zu", size, len);
+  else
+    memcpy(buf, text, size + 1);
+  free(text);
+  return s;
 }
 
 typedef struct ArgLookup {
@@ -805,6 +998,15 @@ static tileRtStatus checkExtent(const tileRtManifest *m, const tileRtParam *p,
   return TILE_RT_SUCCESS;
 }
 
+tileRtStatus tileRtManifestEvalRule(const tileRtManifest *m, const char *rule,
+                                    const tileRtArgValue *args, int *holds) {
+  if (!m || !rule || !args || !holds)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest, rule, arguments or result");
+  ArgLookup ctx = {m, args};
+  return evalRule(rule, argLookup, &ctx, 0, holds);
+}
+
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
                                      const tileRtArgValue *args) {
   if (!m || !args)
@@ -884,6 +1086,9 @@ tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null manifest");
   for (int i = 0; i < to->numParams; ++i) {
     const tileRtParam *p = &to->params[i];
+    // Encoded from their source, which is checked on its own.
+    if (p->kind == TILE_RT_PARAM_TENSOR_MAP)
+      continue;
     int j = tileRtManifestFindParam(from, p->name);
     if (j < 0)
       return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
@@ -912,7 +1117,11 @@ tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
   tileRtStatus s = tileRtManifestCheckCompatible(from, to);
   if (s != TILE_RT_SUCCESS)
     return s;
-  for (int i = 0; i < to->numParams; ++i)
-    toArgs[i] = args[tileRtManifestFindParam(from, to->params[i].name)];
+  for (int i = 0; i < to->numParams; ++i) {
+    if (to->params[i].kind == TILE_RT_PARAM_TENSOR_MAP)
+      memset(&toArgs[i], 0, sizeof(toArgs[i]));
+    else
+      toArgs[i] = args[tileRtManifestFindParam(from, to->params[i].name)];
+  }
   return TILE_RT_SUCCESS;
 }

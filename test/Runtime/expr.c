@@ -3,15 +3,16 @@
 // Evaluates each command-line argument with tileRtEvalExpr, binding
 // A.dim0 = 1000, A.dim1 = 33, n = -7 and big = INT64_MAX, and prints the
 // value or the error, so the RUN line below checks values, operator
-// precedence, rounding of ceildiv/floordiv on negative operands, and the
-// errors (syntax, unknown names, division by zero, overflow, nesting).
+// precedence, rounding of ceildiv/floordiv and the sign of mod on negative
+// operands, and the errors (syntax, unknown names, division by zero,
+// overflow, nesting).
 //
 // clang-format off
 /*
 RUN: %tile_obj/test/Runtime/tile-rt-expr '1 + 2 * 3' '(1 + 2) * 3' \
 RUN:   '-2 * -3' 'ceildiv(A.dim0, 128)' 'floordiv(A.dim0, 128)' \
 RUN:   'ceildiv(n, 2)' 'floordiv(n, 2)' 'ceildiv(7, -2)' 'floordiv(7, -2)' \
-RUN:   'min(A.dim0, A.dim1) - max(n, 0)' \
+RUN:   'mod(A.dim0, 64)' 'mod(n, 4)' 'mod(7, -2)' 'mod(5, 0)' 'min(A.dim0, A.dim1) - max(n, 0)' \
 RUN:   'ceildiv(A.dim0,128)*ceildiv(A.dim1,64)' \
 RUN:   '  42  ' 'big' 'big + 1' '-big - 2' 'big * 2' 'ceildiv(1, 0)' \
 RUN:   'floordiv(A.dim0, A.dim1 - 33)' 'x + 1' 'A.dim2' 'foo(1, 2)' \
@@ -29,6 +30,10 @@ RUN:   '1 / 2' | FileCheck %s
 // CHECK: 'floordiv(n, 2)' = -4
 // CHECK: 'ceildiv(7, -2)' = -3
 // CHECK: 'floordiv(7, -2)' = -4
+// CHECK: 'mod(A.dim0, 64)' = 40
+// CHECK: 'mod(n, 4)' = 1
+// CHECK: 'mod(7, -2)' = -1
+// CHECK: 'mod(5, 0)': error: division by zero at column 1
 // CHECK: 'min(A.dim0, A.dim1) - max(n, 0)' = 33
 // CHECK: 'ceildiv(A.dim0,128)*ceildiv(A.dim1,64)' = 8
 // CHECK: '  42  ' = 42
@@ -40,7 +45,7 @@ RUN:   '1 / 2' | FileCheck %s
 // CHECK: 'floordiv(A.dim0, A.dim1 - 33)': error: division by zero at column 1
 // CHECK: 'x + 1': error: unknown name 'x' at column 1
 // CHECK: 'A.dim2': error: unknown name 'A.dim2' at column 1
-// CHECK: 'foo(1, 2)': error: unknown function 'foo' at column 1 (expected ceildiv, floordiv, min or max)
+// CHECK: 'foo(1, 2)': error: unknown function 'foo' at column 1 (expected ceildiv, floordiv, min, max or mod)
 // CHECK: 'ceildiv(1)': error: expected ',' between the two arguments at column 10, found ')'
 // CHECK: '1 +': error: expected an integer, a name or '(' at end of expression
 // CHECK: '(1': error: expected ')' at end of expression

@@ -6,9 +6,13 @@
 // it on a machine without MLIR.
 //
 // A kernel file may be a template: lines `// tile.params: NAME=VALUE ...`
-// declare parameters with their defaults, `-D NAME=VALUE` overrides them, and
-// every `${NAME}` of the text is replaced by its value before parsing. The
-// values used are recorded in each manifest as a `# params` comment.
+// declare parameters with their defaults, `// tile.params(CHIP): ...` lines
+// change defaults for one chip, `-D NAME=VALUE` overrides them, and every
+// `${NAME}` of the text is replaced by its value before parsing. The values
+// used are recorded in each manifest as a `# params` comment. With
+// --dispatch, the configurations of a tuned table's rule entries are each
+// compiled (by running this tool again) and one manifest dispatches among
+// them at launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +50,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 using namespace mlir;
@@ -112,6 +117,13 @@ static cl::opt<std::string> tunedTable(
 static cl::opt<std::string>
     tunedShape("shape", cl::desc("problem shape to pick a --tuned entry for"),
                cl::value_desc("MxNxK"), cl::cat(category));
+static cl::opt<std::string> dispatchTable(
+    "dispatch",
+    cl::desc("build every configuration that the table's rule entries name "
+             "for this kernel and chip, each into a subdirectory, and write "
+             "a dispatching manifest that picks one per launch by the "
+             "runtime sizes (docs/GEMM.md, 'Shape dispatch')"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool>
     printSource("print-source",
                 cl::desc("print the file after parameter substitution and "
@@ -667,6 +679,63 @@ static LogicalResult applyDefines(std::vector<KernelParam> &params,
   return success(ok);
 }
 
+/// The marker of a per-chip default line, after `//`: `tile.params(CHIP):`.
+static constexpr llvm::StringLiteral chipParamsMarker = "tile.params(";
+
+/// Applies the `// tile.params(CHIP): NAME=VALUE...` lines of `buffer` for
+/// the chip being compiled for to the declared `params` (before -D, which
+/// wins); lines for other chips are checked for syntax only. Each name
+/// must be declared by a `// tile.params:` line.
+static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
+                                       StringRef buffer,
+                                       std::vector<KernelParam> &params) {
+  bool ok = true;
+  auto error = [&](const char *at, const Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  StringRef rest = buffer;
+  while (!rest.empty()) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    StringRef text = line.ltrim();
+    if (!text.consume_front("//"))
+      continue;
+    text = text.ltrim();
+    if (!text.consume_front(chipParamsMarker))
+      continue;
+    auto [lineChip, assignments] = text.split("):");
+    if (!text.contains("):") || lineChip.empty() ||
+        !llvm::all_of(lineChip, isValueChar)) {
+      error(text.data(), "malformed per-chip parameter line (expected "
+                         "'// tile.params(CHIP): NAME=VALUE...')");
+      continue;
+    }
+    SmallVector<StringRef> words;
+    llvm::SplitString(assignments, words);
+    for (StringRef word : words) {
+      StringRef name, value;
+      if (!splitAssignment(word, name, value)) {
+        error(word.data(), "malformed parameter default '" + word +
+                               "' (expected NAME=VALUE)");
+        continue;
+      }
+      auto param = llvm::find_if(
+          params, [&](const KernelParam &p) { return p.name == name; });
+      if (param == params.end()) {
+        error(word.data(), "parameter '" + name + "' has a default for " +
+                               lineChip +
+                               " but no '// tile.params:' declaration");
+        continue;
+      }
+      if (lineChip == chip)
+        param->value = value.str();
+    }
+  }
+  return success(ok);
+}
+
 /// Parses "MxNxK..." (positive integers separated by 'x').
 static bool parseShape(StringRef text, SmallVectorImpl<int64_t> &shape) {
   SmallVector<StringRef> parts;
@@ -680,38 +749,88 @@ static bool parseShape(StringRef text, SmallVectorImpl<int64_t> &shape) {
   return !shape.empty();
 }
 
-/// Applies the entry of the tuning table `tunedTable` for kernel `stem`
-/// nearest to `tunedShape` (sum of |log| ratios over the dimensions) to
-/// the parameters not set by -D (`fixed`). An entry is a line
-///   KERNEL SHAPE [KEY=VALUE...] : NAME=VALUE... [# comment]
-/// that applies when every KEY has that VALUE (after -D). Lines starting
-/// with '#' are comments.
-static LogicalResult applyTuned(std::vector<KernelParam> &params,
-                                const llvm::StringSet<> &fixed,
-                                StringRef stem) {
-  if (tunedTable.empty())
-    return success();
-  SmallVector<int64_t> want;
-  if (tunedShape.empty() || !parseShape(tunedShape, want)) {
-    llvm::errs() << "tile-compile: --tuned needs --shape MxNxK, got '"
-                 << tunedShape << "'\n";
-    return failure();
+namespace {
+/// One dimension of a tuned table entry's shape: an exact size ("4096"),
+/// or a range ("1..64", "65..", "..256", "*") with an optional alignment
+/// ("*%8": multiples of 8).
+struct DimPattern {
+  int64_t lo = 0, hi = std::numeric_limits<int64_t>::max(), align = 1;
+  bool hasLo = false, hasHi = false, exact = false;
+
+  bool contains(int64_t v) const {
+    return v >= lo && v <= hi && v % align == 0;
   }
-  auto buffer = llvm::MemoryBuffer::getFile(tunedTable);
+};
+
+/// An entry of a tuned table that applies to the kernel being compiled.
+struct TableEntry {
+  unsigned line = 0;
+  SmallVector<DimPattern> shape;
+  /// Whether every dimension is an exact size (a measured shape), not a
+  /// rule over ranges.
+  bool exact = true;
+  SmallVector<std::pair<std::string, std::string>> assigned;
+  /// The entry's text without its comment, for messages.
+  std::string text;
+};
+} // namespace
+
+/// Parses an entry's shape: dimensions separated by 'x', each an exact
+/// size or `[LO]..[HI]` or `*`, optionally followed by `%ALIGN`.
+static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    DimPattern dim;
+    auto [range, align] = part.split('%');
+    if (part.contains('%') &&
+        (align.getAsInteger(10, dim.align) || dim.align <= 0))
+      return false;
+    if (range == "*") {
+    } else if (range.contains("..")) {
+      auto [lo, hi] = range.split("..");
+      if (!lo.empty() && (lo.getAsInteger(10, dim.lo) || dim.lo < 0))
+        return false;
+      if (!hi.empty() && (hi.getAsInteger(10, dim.hi) || dim.hi < dim.lo))
+        return false;
+      dim.hasLo = !lo.empty();
+      dim.hasHi = !hi.empty();
+    } else {
+      if (range.getAsInteger(10, dim.lo) || dim.lo <= 0)
+        return false;
+      dim.hi = dim.lo;
+      dim.exact = !part.contains('%');
+    }
+    shape.push_back(dim);
+  }
+  return !shape.empty();
+}
+
+/// Reads the entries of the tuned table at `path` that apply to kernel
+/// `stem` with the current `params` and chip. An entry is a line
+///   KERNEL SHAPE [KEY=VALUE...] : NAME=VALUE... [# comment]
+/// that applies when every KEY has that VALUE (after -D; the key `chip`
+/// compares with --chip); SHAPE has `rank` dimensions. Lines starting with
+/// '#' are comments. Malformed lines and assignments to undeclared
+/// parameters are errors.
+static LogicalResult readTable(StringRef path, StringRef stem,
+                               ArrayRef<KernelParam> params, size_t rank,
+                               StringRef rankHint,
+                               std::vector<TableEntry> &entries) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
-    llvm::errs() << "tile-compile: cannot read " << tunedTable << ": "
+    llvm::errs() << "tile-compile: cannot read " << path << ": "
                  << buffer.getError().message() << "\n";
     return failure();
   }
   auto valueOf = [&](StringRef name) -> std::optional<StringRef> {
+    if (name == "chip")
+      return StringRef(chip);
     for (const KernelParam &p : params)
       if (p.name == name)
         return StringRef(p.value);
     return std::nullopt;
   };
-  double best = 0;
-  SmallVector<std::pair<StringRef, StringRef>> chosen;
-  std::string chosenLine;
   StringRef rest = (*buffer)->getBuffer();
   for (unsigned lineNo = 1; !rest.empty(); ++lineNo) {
     StringRef line;
@@ -723,16 +842,16 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
     SmallVector<StringRef> words, values;
     llvm::SplitString(head, words);
     llvm::SplitString(assignments, values);
-    SmallVector<int64_t> shape;
+    TableEntry entry;
     auto malformed = [&](const Twine &why) {
-      llvm::errs() << tunedTable << ":" << lineNo << ": error: " << why << "\n";
+      llvm::errs() << path << ":" << lineNo << ": error: " << why << "\n";
       return failure();
     };
     if (!line.contains(':') || words.size() < 2 || values.empty() ||
-        !parseShape(words[1], shape) || shape.size() != want.size())
+        !parsePattern(words[1], entry.shape) || entry.shape.size() != rank)
       return malformed("expected 'KERNEL SHAPE [KEY=VALUE...] : "
                        "NAME=VALUE...' with a shape of " +
-                       Twine(want.size()) + " dimensions, like --shape");
+                       Twine(rank) + " dimensions, " + rankHint);
     if (words[0] != stem)
       continue;
     bool applies = true;
@@ -742,39 +861,80 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
         return malformed("malformed key '" + key + "'");
       applies &= valueOf(name) == value;
     }
-    SmallVector<std::pair<StringRef, StringRef>> assigned;
     for (StringRef word : values) {
       StringRef name, value;
       if (!splitAssignment(word, name, value))
         return malformed("malformed assignment '" + word + "'");
-      if (!valueOf(name))
+      if (name == "chip" || !valueOf(name))
         return malformed("'" + name + "' is not a parameter of " + stem);
-      assigned.push_back({name, value});
+      entry.assigned.push_back({name.str(), value.str()});
     }
     if (!applies)
       continue;
+    entry.line = lineNo;
+    entry.exact =
+        llvm::all_of(entry.shape, [](const DimPattern &d) { return d.exact; });
+    entry.text = line.str();
+    entries.push_back(std::move(entry));
+  }
+  return success();
+}
+
+/// Applies the entry of the tuning table `tunedTable` for kernel `stem`
+/// that fits `tunedShape` best to the parameters not set by -D (`fixed`):
+/// an exact entry of that very shape (measured there), else the first rule
+/// entry whose ranges hold the shape, else the exact entry nearest to it
+/// (sum of |log| ratios over the dimensions; ties go to the earlier).
+static LogicalResult applyTuned(std::vector<KernelParam> &params,
+                                const llvm::StringSet<> &fixed,
+                                StringRef stem) {
+  if (tunedTable.empty())
+    return success();
+  SmallVector<int64_t> want;
+  if (tunedShape.empty() || !parseShape(tunedShape, want)) {
+    llvm::errs() << "tile-compile: --tuned needs --shape MxNxK, got '"
+                 << tunedShape << "'\n";
+    return failure();
+  }
+  std::vector<TableEntry> entries;
+  if (failed(readTable(tunedTable, stem, params, want.size(), "like --shape",
+                       entries)))
+    return failure();
+  double best = 0;
+  const TableEntry *nearest = nullptr, *rule = nullptr;
+  for (const TableEntry &entry : entries) {
+    if (!entry.exact) {
+      bool holds = llvm::all_of(llvm::zip(entry.shape, want), [](auto pair) {
+        return std::get<0>(pair).contains(std::get<1>(pair));
+      });
+      if (holds && !rule)
+        rule = &entry;
+      continue;
+    }
     double distance = 0;
-    for (auto [a, b] : llvm::zip(shape, want))
-      distance += std::abs(std::log(double(a) / double(b)));
-    if (chosen.empty() || distance < best) {
+    for (auto [dim, size] : llvm::zip(entry.shape, want))
+      distance += std::abs(std::log(double(dim.lo) / double(size)));
+    if (!nearest || distance < best) {
       best = distance;
-      chosen = assigned;
-      chosenLine = line.str();
+      nearest = &entry;
     }
   }
-  if (chosen.empty()) {
+  const TableEntry *chosen = nearest;
+  if (rule && (!nearest || best > 0))
+    chosen = rule;
+  if (!chosen) {
     llvm::errs() << "tile-compile: warning: " << tunedTable
                  << " has no entry for " << stem
                  << " with these parameters; keeping the defaults\n";
     return success();
   }
-  for (auto [name, value] : chosen)
+  for (auto &[name, value] : chosen->assigned)
     if (!fixed.contains(name))
       for (KernelParam &p : params)
         if (p.name == name)
-          p.value = value.str();
-  llvm::errs() << "tile-compile: tuned for " << tunedShape << ": " << chosenLine
-               << "\n";
+          p.value = value;
+  llvm::errs() << "tile-compile: tuned for " << tunedShape << ": "
+               << chosen->text << "\n";
   return success();
 }
 
@@ -1036,6 +1196,246 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Shape dispatch
+//===----------------------------------------------------------------------===//
+
+/// The marker of the line naming the sizes a table's shapes stand for:
+/// `// tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim1`.
+static constexpr llvm::StringLiteral dispatchMarker = "tile.dispatch:";
+
+/// Reads the `// tile.dispatch:` line of `buffer` into (name, manifest
+/// expression) pairs, in order: the dimensions of a table entry's shape.
+static LogicalResult
+readDispatchSizes(StringRef buffer,
+                  SmallVectorImpl<std::pair<StringRef, StringRef>> &sizes) {
+  StringRef rest = buffer;
+  while (!rest.empty()) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    StringRef text = line.ltrim();
+    if (!text.consume_front("//"))
+      continue;
+    text = text.ltrim();
+    if (!text.consume_front(dispatchMarker))
+      continue;
+    SmallVector<StringRef> words;
+    llvm::SplitString(text, words);
+    for (StringRef word : words) {
+      auto [name, expr] = word.split('=');
+      if (!word.contains('=') || !isParamName(name) || expr.empty()) {
+        llvm::errs() << "tile-compile: " << inputFile << ": malformed size '"
+                     << word
+                     << "' in the '// tile.dispatch:' line (expected "
+                        "NAME=argJ.dimK)\n";
+        return failure();
+      }
+      sizes.push_back({name, expr});
+    }
+    return success(!sizes.empty());
+  }
+  llvm::errs() << "tile-compile: --dispatch: " << inputFile
+               << " has no '// tile.dispatch:' line naming the sizes the "
+                  "table's shapes stand for (e.g. '// tile.dispatch: "
+                  "M=arg2.dim0 N=arg2.dim1 K=arg0.dim1')\n";
+  return failure();
+}
+
+/// The manifest rule of a table entry's shape over `sizes`: "" when every
+/// dimension is `*`.
+static std::string ruleOf(const TableEntry &entry,
+                          ArrayRef<std::pair<StringRef, StringRef>> sizes) {
+  SmallVector<std::string> clauses;
+  for (auto [dim, size] : llvm::zip(entry.shape, sizes)) {
+    std::string expr = size.second.str();
+    if (dim.exact) {
+      clauses.push_back(expr + " == " + std::to_string(dim.lo));
+      continue;
+    }
+    if (dim.hasLo && dim.hasHi && dim.lo == dim.hi) {
+      clauses.push_back(expr + " == " + std::to_string(dim.lo));
+    } else {
+      if (dim.hasLo)
+        clauses.push_back(expr + " >= " + std::to_string(dim.lo));
+      if (dim.hasHi)
+        clauses.push_back(expr + " <= " + std::to_string(dim.hi));
+    }
+    if (dim.align > 1)
+      clauses.push_back("mod(" + expr + ", " + std::to_string(dim.align) +
+                        ") == 0");
+  }
+  return llvm::join(clauses, " and ");
+}
+
+/// The `param` lines of the manifest text `manifest` other than tensor
+/// maps, passed as nothing, in the order of the function's arguments
+/// (argJ by J): the interface of a dispatching manifest.
+static std::vector<std::string> interfaceParams(StringRef manifest) {
+  std::vector<std::pair<unsigned, std::string>> params;
+  StringRef rest = manifest;
+  while (!rest.empty()) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    SmallVector<StringRef> words;
+    llvm::SplitString(line.split('#').first, words);
+    if (words.size() < 3 || words[0] != "param" || words[2] == "tensormap")
+      continue;
+    unsigned number = ~0u;
+    StringRef name = words[1];
+    if (name.consume_front("arg"))
+      (void)name.getAsInteger(10, number);
+    params.push_back({number, (words[1] + " " + words[2] + " none").str()});
+  }
+  llvm::stable_sort(
+      params, [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<std::string> lines;
+  for (auto &param : params)
+    lines.push_back(std::move(param.second));
+  return lines;
+}
+
+/// --dispatch: compiles each distinct configuration of the table's rule
+/// entries for this kernel and chip into `outputDir`/STEM.vI by running
+/// this tool (`self`) again with every parameter set, then writes, for
+/// each kernel, a version 2 manifest whose variants are those builds under
+/// the entries' rules, in table order. Returns the exit status.
+static int runDispatch(StringRef self, StringRef buffer,
+                       const std::vector<KernelParam> &params,
+                       const llvm::StringSet<> &fixed, StringRef stem) {
+  if (!tunedTable.empty()) {
+    llvm::errs() << "tile-compile: --dispatch and --tuned exclude each "
+                    "other\n";
+    return 1;
+  }
+  SmallVector<std::pair<StringRef, StringRef>> sizes;
+  if (failed(readDispatchSizes(buffer, sizes)))
+    return 1;
+  std::string hint = "one per size of the '// tile.dispatch:' line (";
+  for (auto [i, size] : llvm::enumerate(sizes))
+    hint += (i ? "x" : "") + size.first.str();
+  hint += ")";
+  std::vector<TableEntry> entries;
+  if (failed(
+          readTable(dispatchTable, stem, params, sizes.size(), hint, entries)))
+    return 1;
+  llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
+  if (entries.empty()) {
+    llvm::errs() << "tile-compile: " << dispatchTable
+                 << " has no rule entry for " << stem << " on " << chip
+                 << " with these parameters\n";
+    return 1;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  // Each entry's full parameter set (-D still wins), built once.
+  std::vector<std::vector<std::string>> configs;
+  std::vector<unsigned> configOf;
+  for (const TableEntry &entry : entries) {
+    std::vector<std::string> config;
+    for (const KernelParam &p : params) {
+      std::string value = p.value;
+      if (!fixed.contains(p.name))
+        for (auto &[name, assigned] : entry.assigned)
+          if (name == p.name)
+            value = assigned;
+      config.push_back(p.name + "=" + value);
+    }
+    auto it = llvm::find(configs, config);
+    configOf.push_back(it - configs.begin());
+    if (it == configs.end())
+      configs.push_back(std::move(config));
+  }
+  std::vector<std::string> dirs;
+  for (auto [i, config] : llvm::enumerate(configs)) {
+    dirs.push_back((stem + ".v" + Twine(i)).str());
+    SmallString<256> dir(outputDir);
+    llvm::sys::path::append(dir, dirs.back());
+    std::vector<std::string> args = {self.str(),      inputFile, "-o",
+                                     dir.str().str(), "--chip",  chip};
+    auto flag = [&](bool on, const char *name) {
+      if (on)
+        args.push_back(name);
+    };
+    auto value = [&](const std::string &v, const char *name) {
+      if (!v.empty())
+        args.push_back(std::string(name) + "=" + v);
+    };
+    value(features, "--features");
+    value(toolkitPath, "--toolkit");
+    value(ptxasPath, "--ptxas");
+    args.push_back("--opt-level=" + std::to_string(optLevel));
+    args.push_back("--index-bitwidth=" + std::to_string(indexBitwidth));
+    flag(noCubin, "--no-cubin");
+    flag(noWarpSpecialize, "--no-warp-specialize");
+    flag(noFallback, "--no-fallback");
+    flag(noTmaStore, "--no-tma-store");
+    for (const std::string &define : config)
+      args.push_back("-D" + define);
+    SmallVector<StringRef> argRefs(args.begin(), args.end());
+    std::string error;
+    int rc = llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0,
+                                       &error);
+    if (rc != 0) {
+      llvm::errs() << "tile-compile: --dispatch: building variant "
+                   << dirs.back() << " (" << llvm::join(config, " ")
+                   << ") failed" << (error.empty() ? "" : ": " + error) << "\n";
+      return 1;
+    }
+  }
+  // The kernels of the file: the manifests of the first build, less the
+  // fallbacks.
+  SmallString<256> first(outputDir);
+  llvm::sys::path::append(first, dirs.front());
+  std::vector<std::string> kernels;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(first, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    if (name.ends_with(".manifest") && !name.ends_with(".fallback.manifest"))
+      kernels.push_back(name.drop_back(strlen(".manifest")).str());
+  }
+  llvm::sort(kernels);
+  for (const std::string &kernel : kernels) {
+    SmallString<256> firstManifest(first);
+    llvm::sys::path::append(firstManifest, kernel + ".manifest");
+    auto text = llvm::MemoryBuffer::getFile(firstManifest);
+    if (!text) {
+      llvm::errs() << "tile-compile: cannot read " << firstManifest << "\n";
+      return 1;
+    }
+    std::string manifest;
+    llvm::raw_string_ostream os(manifest);
+    os << "tile-launch-manifest 2\n"
+       << "# compiled by tile-compile from " << inputFile << " for " << chip
+       << ": the first variant whose rule holds for the arguments is "
+          "launched\n"
+       << "# dispatch rules: " << dispatchTable << " (sizes";
+    for (auto size : sizes)
+      os << " " << size.first << "=" << size.second;
+    os << ")\n";
+    for (const std::string &param : interfaceParams((*text)->getBuffer()))
+      os << "param " << param << "\n";
+    for (auto [entry, config] : llvm::zip(entries, configOf)) {
+      std::string rule = ruleOf(entry, sizes);
+      os << "# " << dispatchTable << ":" << entry.line << ": "
+         << llvm::join(configs[config], " ") << "\n"
+         << "variant " << dirs[config] << "/" << kernel << ".manifest"
+         << (rule.empty() ? "" : " when " + rule) << "\n";
+    }
+    SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, kernel + ".manifest");
+    if (failed(writeFile(path, manifest)))
+      return 1;
+    llvm::outs() << "tile-compile: " << kernel << " -> " << path
+                 << " (dispatch over " << entries.size() << " rules, "
+                 << configs.size() << " builds)\n";
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -1070,9 +1470,16 @@ int main(int argc, char **argv) {
   std::vector<KernelParam> params;
   llvm::StringSet<> defined;
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
+      failed(applyChipDefaults(paramsMgr, original, params)) ||
       failed(applyDefines(params, defined)) ||
       failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;
+  // --print-source shows the file with this invocation's parameters; it
+  // builds nothing, so it does not dispatch.
+  if (!dispatchTable.empty() && !printSource)
+    return runDispatch(
+        llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
+        original, params, defined, llvm::sys::path::stem(inputFile));
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
   if (failed(source))
     return 1;

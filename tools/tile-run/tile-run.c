@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { kMaxChecks = 32 };
@@ -600,24 +601,33 @@ static int checkWritable(const char *path, const tileRtParam *p) {
   return 0;
 }
 
-/// Everything a launch would check before it needs the GPU: binaries, the
-/// fallback manifest, input, reference and dump files.
-static int checkWithoutDevice(void) {
-  if (checkBinary(&manifest))
+/// The binaries of `m` and of the variants it names, recursively (the
+/// runtime bounds the depth when it loads them).
+static int checkBinaries(const tileRtManifest *m, int depth) {
+  if (m->hasKernel && checkBinary(m))
     return 1;
-  if (manifest.fallback[0]) {
-    static tileRtManifest fallback;
-    if (tileRtManifestParseFile(manifest.fallback, &fallback) !=
-        TILE_RT_SUCCESS)
-      return failRt(NULL);
-    if (fallback.fallback[0])
-      return fail("%s: a fallback manifest cannot name a fallback of its own",
-                  fallback.path);
-    if (tileRtManifestCheckCompatible(&manifest, &fallback) !=
-            TILE_RT_SUCCESS ||
-        checkBinary(&fallback))
-      return failRt(NULL);
+  if (depth >= TILE_RT_MAX_VARIANT_DEPTH)
+    return 0;
+  for (int i = 0; i < m->numVariants; ++i) {
+    tileRtManifest *variant = malloc(sizeof(*variant));
+    if (!variant)
+      return fail("out of memory");
+    int rc = tileRtManifestParseFile(m->variants[i].path, variant) !=
+                     TILE_RT_SUCCESS
+                 ? failRt(NULL)
+                 : checkBinaries(variant, depth + 1);
+    free(variant);
+    if (rc)
+      return rc;
   }
+  return 0;
+}
+
+/// Everything a launch would check before it needs the GPU: binaries,
+/// variant manifests, input, reference and dump files.
+static int checkWithoutDevice(void) {
+  if (checkBinaries(&manifest, 0))
+    return 1;
   for (int i = 0; i < manifest.numParams; ++i) {
     const tileRtParam *p = &manifest.params[i];
     ParamState *st = &state[i];
@@ -643,25 +653,22 @@ static int dryRun(void) {
   for (int i = 0; i < manifest.numParams; ++i)
     if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
       args[i].ptr = 0x10000000ull * (uint64_t)(i + 1);
-  unsigned grid[3];
-  if (tileRtManifestEvalGrid(&manifest, args, grid) != TILE_RT_SUCCESS)
-    return failRt(NULL);
-  // As tileRtKernelPrepare: an empty grid needs no tensor maps.
-  if (!grid[0] || !grid[1] || !grid[2] ||
-      tileRtManifestCheckTensorMaps(&manifest, args) == TILE_RT_SUCCESS)
-    return describeLaunch(&manifest, args);
-  if (!manifest.fallback[0])
-    return fail("%s (and %s names no fallback kernel)", tileRtErrorString(),
-                manifest.path);
-  printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
-  static tileRtManifest fallback;
+  // The kernel, or the variant (a fallback, a dispatch rule's pick) that
+  // the runtime would launch instead, with the lines saying why.
+  tileRtKernel *kernel, *target;
   tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-  if (tileRtManifestParseFile(manifest.fallback, &fallback) !=
-          TILE_RT_SUCCESS ||
-      tileRtManifestMapArgs(&manifest, args, &fallback, mapped) !=
-          TILE_RT_SUCCESS)
+  static char why[8192];
+  if (tileRtKernelLoadHost(&manifest, &kernel) != TILE_RT_SUCCESS)
     return failRt(NULL);
-  return describeLaunch(&fallback, mapped);
+  if (tileRtKernelSelect(kernel, args, &target, mapped, why, sizeof(why)) !=
+      TILE_RT_SUCCESS) {
+    tileRtKernelDestroy(kernel);
+    return failRt(NULL);
+  }
+  printf("%s", why);
+  int rc = describeLaunch(tileRtKernelGetManifest(target), mapped);
+  tileRtKernelDestroy(kernel);
+  return rc;
 }
 
 static int listDevices(void) {
@@ -679,6 +686,31 @@ static int listDevices(void) {
   tileRtShutdown();
   if (count == 0)
     return fail("no CUDA device");
+  return 0;
+}
+
+/// Prints the host time of one launch of what tileRtKernelPrepare packed:
+/// `reps` launches back to back, then one synchronization, so that the
+/// launch cost of a binding (bench/gpu_library.py) can be compared with
+/// the C runtime's own. For kernels shorter than a launch the queue never
+/// fills and this is the host's cost alone.
+static int timeHostLaunch(tileRtKernel *kernel,
+                          const tileRtLaunchConfig *config,
+                          tileRtPackedParams *packed, int reps) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int r = 0; r < reps; ++r)
+    if (tileRtKernelLaunchPrepared(kernel, config, packed) != TILE_RT_SUCCESS)
+      return failRt("host-timed launch");
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (tileRtSynchronize() != TILE_RT_SUCCESS)
+    return failRt("host-timed launch");
+  double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 +
+               (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) /
+              reps;
+  printf("host: %.2f us per launch (%d back-to-back "
+         "tileRtKernelLaunchPrepared calls)\n",
+         us, reps);
   return 0;
 }
 
@@ -740,14 +772,19 @@ static int runOnDevice(const Options *opt) {
       tileRtKernelPrepare(kernel, args, &config, &packed) != TILE_RT_SUCCESS)
     rc = failRt(NULL);
   if (!rc) {
-    printf("kernel %s (%s) on %s (sm_%d%d)\n", manifest.kernel,
-           manifest.binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
+    const tileRtManifest *launched = tileRtKernelGetManifest(packed.target);
+    printf("kernel %s (%s) on %s (sm_%d%d)\n", launched->kernel,
+           launched->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
            deviceName, major, minor);
-    // Prepare took the fallback because TMA cannot address the arguments:
-    // say why (the check fails again the same way).
+    // Prepare took a variant (a fallback where TMA cannot address the
+    // arguments, or a dispatch rule's pick): say which and why.
+    static char why[8192];
+    tileRtKernel *target;
+    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
     if (packed.fallback &&
-        tileRtManifestCheckTensorMaps(&manifest, args) != TILE_RT_SUCCESS)
-      printf("fallback %s: %s\n", manifest.fallback, tileRtErrorString());
+        tileRtKernelSelect(kernel, args, &target, mapped, why, sizeof(why)) ==
+            TILE_RT_SUCCESS)
+      printf("%s", why);
     printf("grid %u %u %u, block %u %u %u, cluster %u %u %u, shared %u\n",
            config.grid[0], config.grid[1], config.grid[2], config.block[0],
            config.block[1], config.block[2], config.cluster[0],
@@ -807,6 +844,7 @@ static int runOnDevice(const Options *opt) {
              "warm-up); memref bytes %zu, %.1f GB/s at the median\n",
              median, times[0], opt->reps, opt->warmup, trafficBytes,
              median > 0 ? trafficBytes / (median * 1e6) : 0.0);
+      rc = timeHostLaunch(kernel, &config, &packed, opt->reps);
     }
     tileRtEventDestroy(start);
     tileRtEventDestroy(end);

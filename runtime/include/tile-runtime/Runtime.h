@@ -133,6 +133,10 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
 #define TILE_RT_MAX_NAME 128
 #define TILE_RT_MAX_EXPR 512
 #define TILE_RT_MAX_PATH 4096
+#define TILE_RT_MAX_VARIANTS 16
+/// How deep variants may nest (a dispatching manifest's variant with a
+/// fallback is two levels); deeper nesting is taken for a cycle.
+#define TILE_RT_MAX_VARIANT_DEPTH 8
 /// A static dimension of this value in tileRtParam::dims is dynamic ("?").
 #define TILE_RT_DYNAMIC_DIM (-1)
 
@@ -184,8 +188,27 @@ typedef struct tileRtParam {
   int line;
 } tileRtParam;
 
+/// A manifest launched instead of the kernel that names it, by a `variant`
+/// or `fallback` directive (docs/Runtime.md, "Variants").
+typedef struct tileRtVariant {
+  /// The variant's manifest, resolved against the naming one's directory.
+  char path[TILE_RT_MAX_PATH];
+  /// The rule over the arguments that must hold for the variant to be
+  /// taken: comparisons of two expressions joined by `and`; "" for none.
+  char rule[TILE_RT_MAX_EXPR];
+  /// Nonzero when written as `fallback` (version 1 syntax).
+  int isFallback;
+  int line;
+} tileRtVariant;
+
 /// A parsed launch manifest. Plain data: copy it freely, nothing to free.
 typedef struct tileRtManifest {
+  /// The format version of the file: 1 or 2.
+  int version;
+  /// Nonzero when the manifest names a kernel; a version 2 manifest with
+  /// variants may name none (a dispatching manifest: its parameters are
+  /// the interface, its variants the kernels).
+  int hasKernel;
   /// The file it was read from (as given) and the directory that relative
   /// binary paths are resolved against.
   char path[TILE_RT_MAX_PATH];
@@ -205,8 +228,12 @@ typedef struct tileRtManifest {
   char grid[3][TILE_RT_MAX_EXPR];
   int gridLine[3];
   /// The `fallback` manifest's path, resolved against this one's directory;
-  /// empty when there is none.
+  /// empty when there is none. It is also the last of `variants`.
   char fallback[TILE_RT_MAX_PATH];
+  /// The `variant` and `fallback` directives in order: tried after the
+  /// manifest's own kernel, the first that fits the arguments is launched.
+  int numVariants;
+  tileRtVariant variants[TILE_RT_MAX_VARIANTS];
 } tileRtManifest;
 
 /// Reads and parses the manifest at `path` into `*out` (both non-null).
@@ -224,6 +251,19 @@ int tileRtManifestFindParam(const tileRtManifest *manifest, const char *name);
 
 /// Writes the manifest back in canonical manifest syntax to `os`.
 void tileRtManifestPrint(const tileRtManifest *manifest, FILE *os);
+
+/// Returns the number of parameters of `manifest` (non-null).
+int tileRtManifestNumParams(const tileRtManifest *manifest);
+
+/// Returns the path `manifest` (non-null) was read from; owned by it.
+const char *tileRtManifestPath(const tileRtManifest *manifest);
+
+/// Writes parameter `index` of `manifest` as its manifest line without the
+/// `param` word ("A memref<?x4096xf16> descriptor", "n i32") into `buf` of
+/// `len` bytes, NUL-terminated; for callers that do not mirror
+/// tileRtParam (language bindings). Fails on a bad index or a short buffer.
+tileRtStatus tileRtManifestParamText(const tileRtManifest *manifest, int index,
+                                     char *buf, size_t len);
 
 /// The run-time value of one manifest parameter.
 typedef struct tileRtArgValue {
@@ -270,17 +310,27 @@ tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *manifest,
 
 /// Checks that every parameter of manifest `to` is a parameter of `from`
 /// of the same name, kind, element type and rank (static sizes agreeing),
-/// as a fallback manifest's must be.
+/// as a variant's must be. Tensor maps of `to` are exempt: they are built
+/// from their source memref, which is checked.
 tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
                                            const tileRtManifest *to);
 
 /// Binds the arguments `args` of `from` (from->numParams entries) to the
 /// parameters of `to` by name, into `toArgs` (to->numParams entries); the
-/// manifests must pass tileRtManifestCheckCompatible.
+/// manifests must pass tileRtManifestCheckCompatible. Tensor maps of `to`
+/// get zeroed values (they are encoded from their source).
 tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
                                    const tileRtArgValue *args,
                                    const tileRtManifest *to,
                                    tileRtArgValue *toArgs);
+
+/// Evaluates `rule` (non-null; a variant's rule: comparisons `EXPR OP EXPR`
+/// with OP one of <= < >= > == !=, joined by `and`; "" holds) over the
+/// memref sizes and integer scalars of `args` (numParams entries) by the
+/// names of `manifest`'s parameters, storing 1 or 0 in `*holds`.
+tileRtStatus tileRtManifestEvalRule(const tileRtManifest *manifest,
+                                    const char *rule,
+                                    const tileRtArgValue *args, int *holds);
 
 /// Evaluates the grid of `manifest` for `args` (numParams entries; memref
 /// sizes and integer scalars are read). A dimension may be 0 (nothing to
@@ -299,8 +349,11 @@ typedef struct tileRtPackedParams {
   size_t *sizes;
   unsigned char *storage;
   /// Set by tileRtKernelPrepare: nonzero when the arguments are packed for
-  /// the kernel's fallback (its tensor maps could not be encoded).
+  /// a variant (a fallback, say) rather than the kernel's own manifest.
   int fallback;
+  /// Set by tileRtKernelPrepare: the kernel (the prepared one or one of its
+  /// variants, owned by it) that the arguments are packed for.
+  struct tileRtKernel *target;
 } tileRtPackedParams;
 
 /// Expands `args` into kernel arguments by the manifest's passing rules
@@ -375,6 +428,11 @@ typedef struct tileRtLaunchConfig {
 /// the kernel itself show at the next synchronizing call.
 tileRtStatus tileRtLaunch(tileRtFunction *function,
                           const tileRtLaunchConfig *config, void **params);
+/// tileRtLaunch on `stream` (a CUstream; null is the default stream), as
+/// language bindings launch on their framework's current stream.
+tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
+                                  const tileRtLaunchConfig *config,
+                                  void **params, void *stream);
 /// Waits for all work on the current context.
 tileRtStatus tileRtSynchronize(void);
 
@@ -419,21 +477,49 @@ typedef struct tileRtKernel tileRtKernel;
 
 /// Loads the binary of `manifest`, finds its kernel and raises its dynamic
 /// shared memory limit when the manifest asks for more than 48 KiB. The
-/// kernel keeps a copy of the manifest. A manifest with a `fallback` loads
-/// that manifest's kernel too (which must have no fallback of its own and
-/// parameters compatible by tileRtManifestCheckCompatible).
+/// kernel keeps a copy of the manifest. The manifests its `variant` and
+/// `fallback` directives name are loaded too, recursively (at most
+/// TILE_RT_MAX_VARIANT_DEPTH deep), each with parameters compatible by
+/// tileRtManifestCheckCompatible with the manifest that names it.
 tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
                               tileRtKernel **out);
+/// tileRtManifestParseFile then tileRtKernelLoad: the one call a binding
+/// needs. `path` and `out` must be non-null.
+tileRtStatus tileRtKernelLoadFile(const char *path, tileRtKernel **out);
+/// Reads `manifest` and its variants like tileRtKernelLoad but loads no
+/// binary and needs no driver: such a kernel can choose a variant
+/// (tileRtKernelSelect) and pack arguments (tensor maps left zeroed), not
+/// launch. For dry runs and tests.
+tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
+                                  tileRtKernel **out);
+/// tileRtManifestParseFile then tileRtKernelLoadHost.
+tileRtStatus tileRtKernelLoadFileHost(const char *path, tileRtKernel **out);
+/// The manifest `kernel` (non-null) was loaded from; owned by the kernel.
+const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel);
+/// Chooses what `kernel` launches for `args` (numParams entries of its
+/// manifest): its own kernel when the manifest has one and its tensor maps
+/// can be encoded for `args` (or the grid is empty), else the first
+/// variant, in order, whose rule holds and which (recursively) fits. The
+/// choice goes to `*target` (owned by `kernel`) and the arguments bound to
+/// its parameters to `targetArgs` (TILE_RT_MAX_PARAMS entries); both must
+/// be non-null. `why` (null, or `whyLen` bytes) receives one line per
+/// variant taken, saying why ("variant PATH: when RULE", "fallback PATH:
+/// REASON"), "" when the kernel itself was chosen. When nothing fits,
+/// the error names every candidate and why it was passed over.
+tileRtStatus tileRtKernelSelect(tileRtKernel *kernel,
+                                const tileRtArgValue *args,
+                                tileRtKernel **target,
+                                tileRtArgValue *targetArgs, char *why,
+                                size_t whyLen);
 /// Evaluates the grid, packs `args` (numParams entries) and launches.
 /// Returns success without launching when the grid is empty.
 tileRtStatus tileRtKernelLaunch(tileRtKernel *kernel,
                                 const tileRtArgValue *args);
 /// Evaluates the grid into `*config` and packs `args` into `*packed` once,
 /// for many launches with tileRtKernelLaunchPrepared; free `*packed` with
-/// tileRtPackedParamsFree, also on failure. When the tensor maps cannot be
-/// encoded for `args` (tileRtManifestCheckTensorMaps) and the kernel has a
-/// fallback, the fallback is prepared instead and `packed->fallback` set;
-/// without a fallback that is an error.
+/// tileRtPackedParamsFree, also on failure. The kernel or variant
+/// tileRtKernelSelect chooses is prepared: `packed->target` names it and
+/// `packed->fallback` is set when it is a variant.
 tileRtStatus tileRtKernelPrepare(tileRtKernel *kernel,
                                  const tileRtArgValue *args,
                                  tileRtLaunchConfig *config,
@@ -443,7 +529,18 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *kernel,
 tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *kernel,
                                         const tileRtLaunchConfig *config,
                                         tileRtPackedParams *packed);
-/// Unloads the kernel's module and frees it; null-safe.
+/// tileRtKernelLaunchPrepared on `stream` (a CUstream, null for the
+/// default stream).
+tileRtStatus
+tileRtKernelLaunchPreparedOnStream(tileRtKernel *kernel,
+                                   const tileRtLaunchConfig *config,
+                                   tileRtPackedParams *packed, void *stream);
+/// tileRtKernelLaunch on `stream` (a CUstream, null for the default
+/// stream): choose, pack and launch in one call, for bindings.
+tileRtStatus tileRtKernelLaunchOnStream(tileRtKernel *kernel,
+                                        const tileRtArgValue *args,
+                                        void *stream);
+/// Unloads the kernel's module and its variants' and frees them; null-safe.
 void tileRtKernelDestroy(tileRtKernel *kernel);
 
 #ifdef __cplusplus

@@ -31,7 +31,8 @@
 // RUN: FileCheck %s --check-prefix=DIRECT < %t/direct/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT-MANIFEST < %t/direct/gemm_nn_kernel.manifest
 // RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/cp --no-cubin --chip sm_90a \
-// RUN:   --index-bitwidth 32 --no-warp-specialize -D STAGES=4 > /dev/null
+// RUN:   --index-bitwidth 32 --no-warp-specialize -D BN=128 -D BK=32 -D THREADS=128 \
+// RUN:   -D STAGES=4 > /dev/null
 // RUN: FileCheck %s --check-prefix=CPASYNC < %t/cp/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CPASYNC-WGMMA < %t/cp/gemm_nn_kernel.ptx
 // RUN: tile-compile %tile_src/kernels/gemm_nt.mlir -o %t/f8 --no-cubin --chip sm_90a \

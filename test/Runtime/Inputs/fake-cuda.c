@@ -8,10 +8,14 @@
 // launch, checks, dumps, timing) and the runtime's driver error reporting.
 //
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
-// (memref descriptors) and add2d_f16_tma (A through a tensor map, whose
-// stand-in encoding is the address followed by the row pitch); PTX images
+// (memref descriptors), add2d_f16_tma (A through a tensor map, whose
+// stand-in encoding is the address followed by the row pitch) and gemm_f16
+// (C = A B over three f16 descriptors, f32 accumulation); PTX images
 // must contain ".entry". The environment
 // variable FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
+// fakeCudaLastLaunch reports the kernel, geometry and stream of the last
+// launch, so tests can tell which variant of a manifest ran, and on which
+// stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,6 +189,27 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+/// C (M x N) = A (M x K) B (K x N), row by row over the descriptors'
+/// sizes and strides, whatever the grid: the geometry only identifies the
+/// variant launched.
+static void gemmF16(const unsigned grid[3], const unsigned block[3],
+                    void **params) {
+  (void)grid, (void)block;
+  uint16_t *a, *b, *c;
+  int64_t da[5], db[5], dc[5];
+  descriptor(params, 0, &a, da);
+  descriptor(params, 1, &b, db);
+  descriptor(params, 2, &c, dc);
+  for (int64_t i = 0; i < dc[1]; ++i)
+    for (int64_t j = 0; j < dc[2]; ++j) {
+      float acc = 0;
+      for (int64_t k = 0; k < da[2]; ++k)
+        acc += tileRtF16ToF32(a[da[0] + i * da[3] + k * da[4]]) *
+               tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
+      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
+    }
+}
+
 typedef struct KernelEntry {
   const char *name;
   Kernel kernel;
@@ -192,7 +217,26 @@ typedef struct KernelEntry {
 
 static KernelEntry kernels[] = {{"vadd_f32", vaddF32},
                                 {"add2d_f16", add2dF16},
-                                {"add2d_f16_tma", add2dF16Tma}};
+                                {"add2d_f16_tma", add2dF16Tma},
+                                {"gemm_f16", gemmF16}};
+
+static struct {
+  const char *kernel;
+  unsigned grid[3], block[3];
+  void *stream;
+  long count;
+} last;
+
+/// For tests: the kernel name (null before any launch), grid, block and
+/// stream of the last launch, and the number of launches so far.
+const char *fakeCudaLastLaunch(unsigned grid[3], unsigned block[3],
+                               void **stream, long *count) {
+  memcpy(grid, last.grid, sizeof(last.grid));
+  memcpy(block, last.block, sizeof(last.block));
+  *stream = last.stream;
+  *count = last.count;
+  return last.kernel;
+}
 
 typedef struct Module {
   int loaded;
@@ -233,9 +277,14 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 }
 
 static CUresult launch(void *function, const unsigned grid[3],
-                       const unsigned block[3], void **params) {
+                       const unsigned block[3], void *stream, void **params) {
   if ((unsigned long)block[0] * block[1] * block[2] > 1024)
     return INVALID_VALUE;
+  last.kernel = ((KernelEntry *)function)->name;
+  memcpy(last.grid, grid, sizeof(last.grid));
+  memcpy(last.block, block, sizeof(last.block));
+  last.stream = stream;
+  ++last.count;
   ((KernelEntry *)function)->kernel(grid, block, params);
   return OK;
 }
@@ -243,9 +292,9 @@ static CUresult launch(void *function, const unsigned grid[3],
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
-  (void)shared, (void)stream, (void)extra;
+  (void)shared, (void)extra;
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-  return launch(function, grid, block, params);
+  return launch(function, grid, block, stream, params);
 }
 
 typedef struct LaunchAttribute {
@@ -276,7 +325,7 @@ CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
         return INVALID_CLUSTER_SIZE;
     }
   }
-  return launch(function, config->grid, config->block, params);
+  return launch(function, config->grid, config->block, config->stream, params);
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {

@@ -1,0 +1,423 @@
+"""The tile GEMM as a library, measured on the GPU: defaults, dispatch and
+the Python launch path, next to cuBLAS (torch.matmul) in the same process.
+
+    python3 bench/gpu_library.py --kernels build/library \\
+        --runtime /tmp/rt/lib/libtile_runtime.so --tile-run /tmp/rt/bin/tile-run
+
+KERNELS_DIR holds what tile-compile wrote where MLIR is (docs/GEMM.md,
+"Benchmarking the library"):
+
+    KERNELS_DIR/default/gemm_nn_kernel.manifest      no -D, --chip sm_90a
+    KERNELS_DIR/dispatch/LAYOUT-TYPE/gemm_LAYOUT_kernel.manifest
+        --dispatch kernels/gemm_tuned.txt, LAYOUT nn/nt/tn, TYPE f16/bf16
+
+Every launch goes through the Python package (python/tile, imported from
+the source tree) on torch tensors, on torch's current stream.
+
+  (a) The no--D sm_90a GEMM on the paper's shapes M0-M7 in f16, against
+      cuBLAS timed before and after the tile kernel (the faster counted).
+  (b) Each dispatching artifact over 40 shapes of LLM layers: M in
+      {1, 16, 64} with the N x K of the paper's V0-V7 (decode) and M in
+      {256, 1024, 4096, 8192} with the N x K of M0-M7 (prefill): the variant
+      the runtime picks, correctness, and the ratio to cuBLAS (timed before
+      and after, the faster counted), with the geometric mean and the
+      minimum per artifact.
+  (c) Launch overhead: the host time of one launch through Python
+      (kernel(A, B, C), back to back), through the C runtime alone
+      (tileRtKernelLaunchOnStream by ctypes on arguments bound once), and
+      through tile-run's prepared launch (its `host:` line), on a shape
+      whose kernel is shorter than a launch.
+
+Correctness: fresh random inputs with no zeros per shape (floats in [-1, 1)),
+the output poisoned (NaN) before the checked launch, and compared with
+torch.matmul of the inputs in f32 (TF32 off) rounded to the output type,
+with the tolerances of bench/gpu_gemm.py. Times: the median of --reps
+launches, each between two CUDA events (bench/harness.py, time_torch).
+
+--dry runs without a GPU, torch or a driver: it checks the shape lists, and
+with --kernels reads every artifact on the host (tile.load(host=True)) and
+prints the variant each shape would take, so the artifacts and the rules
+can be checked before the GPU run. Prints Markdown; exits non-zero when any
+check failed or any launch did not run.
+"""
+
+import argparse
+import ctypes
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+# (name, N, K) of the TileLang paper's Appendix A, Table 2.
+DECODE_NK = [("V0", 16384, 16384), ("V1", 43008, 14336),
+             ("V2", 14336, 14336), ("V3", 57344, 14336),
+             ("V4", 14336, 57344), ("V5", 9216, 9216),
+             ("V6", 36864, 9216), ("V7", 9216, 36864)]
+PAPER = [("M0", 4096, 1024, 8192), ("M1", 4096, 8192, 8192),
+         ("M2", 4096, 28672, 8192), ("M3", 4096, 8192, 28672),
+         ("M4", 8192, 1024, 8192), ("M5", 8192, 8192, 8192),
+         ("M6", 8192, 28672, 8192), ("M7", 8192, 8192, 28672)]
+DECODE_M = (1, 16, 64)
+PREFILL_M = (256, 1024, 4096, 8192)
+LAYOUTS = ("nn", "nt", "tn")
+TYPES = ("f16", "bf16")
+# The goals the measurements are held against (printed, not assumed).
+DEFAULT_GOAL = 1.0
+DISPATCH_GOAL, DISPATCH_FLOOR = 0.9, 0.5
+OVERHEAD_GOAL_US = 10.0
+
+
+def prefill_nk():
+    """The distinct N x K pairs of M0-M7, named by the shapes that use
+    them."""
+    pairs = {}
+    for name, _, n, k in PAPER:
+        pairs.setdefault((n, k), []).append(name)
+    return [("/".join(names), n, k) for (n, k), names in pairs.items()]
+
+
+def llm_shapes():
+    """The 40 (label, M, N, K) of part (b)."""
+    shapes = [(f"{name} M={m}", m, n, k) for m in DECODE_M
+              for name, n, k in DECODE_NK]
+    shapes += [(f"{name} M={m}", m, n, k) for m in PREFILL_M
+               for name, n, k in prefill_nk()]
+    return shapes
+
+
+def self_check():
+    """The shape lists are what the docstring says: fails loudly if not."""
+    shapes = llm_shapes()
+    assert len(shapes) == 40, len(shapes)
+    assert len({s[1:] for s in shapes}) == 40, "duplicate shapes"
+    assert {s[1] for s in shapes} == set(DECODE_M + PREFILL_M)
+    assert len(PAPER) == 8 and len(DECODE_NK) == 8
+    assert all(m <= 64 for _, m, n, k in shapes[:24])
+
+
+def operand_shapes(layout, m, n, k):
+    """Stored shapes of A and B: NN A MxK, B KxN; NT B NxK; TN A KxM."""
+    a = (k, m) if layout == "tn" else (m, k)
+    b = (n, k) if layout == "nt" else (k, n)
+    return a, b
+
+
+def artifacts(root):
+    """(layout, type, manifest) of every dispatching artifact under
+    root/dispatch, sorted."""
+    found = []
+    base = os.path.join(root, "dispatch")
+    for layout in LAYOUTS:
+        for t in TYPES:
+            path = os.path.join(base, f"{layout}-{t}",
+                                f"gemm_{layout}_kernel.manifest")
+            if os.path.exists(path):
+                found.append((layout, t, path))
+    return found
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def variant_name(kernel, chosen):
+    """The chosen manifest relative to the artifact's directory."""
+    return os.path.relpath(chosen, os.path.dirname(kernel.path))
+
+
+# ---------------------------------------------------------------------------
+# --dry: no GPU.
+
+class ShapeOnly(object):
+    """A tensor with sizes and no memory, for choosing a variant on the
+    host (the address is 256-byte aligned, as the driver's are)."""
+
+    TYPESTR = {"f16": "<f2", "f32": "<f4"}
+
+    def __init__(self, shape, dtype):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape), "typestr": self.TYPESTR.get(dtype, "<f2"),
+            "data": (256, False), "version": 3, "strides": None,
+            "stream": None}
+
+
+class ShapeOnlyDLPack(object):
+    """bf16 has no __cuda_array_interface__ type string: DLPack instead."""
+
+    def __init__(self, shape):
+        from tile._args import _DLTensor
+
+        class Managed(ctypes.Structure):
+            _fields_ = [("t", _DLTensor), ("ctx", ctypes.c_void_p),
+                        ("deleter", ctypes.c_void_p)]
+        self.shape = (ctypes.c_int64 * len(shape))(*shape)
+        self.managed = Managed()
+        t = self.managed.t
+        t.data, t.ndim, t.shape = 256, len(shape), self.shape
+        t.device.device_type = 2
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = 4, 16, 1
+
+    def __dlpack__(self, stream=None):
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self.managed), b"dltensor", None)
+
+
+def dry(args):
+    self_check()
+    print(f"shape lists: {len(llm_shapes())} LLM shapes, "
+          f"{len(PAPER)} paper shapes: ok")
+    if not args.kernels:
+        return 0
+    import tile
+    failed = 0
+    default = os.path.join(args.kernels, "default", "gemm_nn_kernel.manifest")
+    if os.path.exists(default):
+        k = tile.load(default, host=True)
+        print(f"\n{default}: {k!r}")
+    else:
+        print(f"\nmissing {default}")
+        failed += 1
+    found = artifacts(args.kernels)
+    if len(found) != len(LAYOUTS) * len(TYPES):
+        print(f"found {len(found)} of {len(LAYOUTS) * len(TYPES)} "
+              "dispatching artifacts")
+        failed += 1
+    for layout, t, path in found:
+        k = tile.load(path, host=True)
+        rows = []
+        for label, m, n, kk in llm_shapes():
+            a_shape, b_shape = operand_shapes(layout, m, n, kk)
+            make = (lambda s: ShapeOnlyDLPack(s)) if t == "bf16" else \
+                (lambda s: ShapeOnly(s, t))
+            chosen, why = k.select(make(a_shape), make(b_shape),
+                                   make((m, n)))
+            # The reasons name manifests by path: shown relative.
+            base = os.path.dirname(k.path) + os.sep
+            rows.append([label, f"{m}x{n}x{kk}", variant_name(k, chosen),
+                         "; ".join(w.replace(base, "") for w in why) or "-"])
+        print(f"\n### {layout.upper()} {t}: {path}\n")
+        print(markdown_table(["shape", "MxNxK", "variant", "why"], rows))
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------
+# On the GPU.
+
+def run(args):
+    import torch
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    import tile
+    from gpu_gemm import tolerance, torch_dtype
+    from harness import compare, nonzero_rand, time_torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(2025)
+    failed = 0
+    device = torch.cuda.get_device_name()
+    print(f"## The GEMM library on {device}\n")
+    print(f"torch {torch.__version__}; median of {args.reps} launches, each "
+          "between CUDA events; cuBLAS timed before and after the tile "
+          "kernel, the faster counted.\n")
+
+    def measure(kernel, layout, t, m, n, k):
+        """Checks and times one shape; returns (row cells, ratio or
+        None)."""
+        nonlocal failed
+        a_shape, b_shape = operand_shapes(layout, m, n, k)
+        dt = torch_dtype(t)
+        a = nonzero_rand(*a_shape, dtype=dt, generator=gen)
+        b = nonzero_rand(*b_shape, dtype=dt, generator=gen)
+        av = a.t() if layout == "tn" else a
+        bv = b.t() if layout == "nt" else b
+        ref = torch.matmul(av.float(), bv.float()).to(dt)
+        out = torch.full((m, n), float("nan"), dtype=dt, device="cuda")
+        rtol, atol = tolerance(t, k, "f32", t)
+        chosen = variant_name(kernel, kernel.select(a, b, out)[0])
+        try:
+            kernel(a, b, out)
+            torch.cuda.synchronize()
+        except tile.TileError as e:
+            failed += 1
+            return [chosen, f"FAILED: {e}", "-", "-", "-"], None
+        ok, max_abs, _, worst = compare(out, ref, rtol, atol)
+        status = f"{'ok' if ok else 'FAILED'}, max abs err {max_abs:.3g}, " \
+                 f"worst {worst:.2g} of the bound"
+        if not ok:
+            failed += 1
+            return [chosen, status, "-", "-", "-"], None
+        if args.check_only:
+            return [chosen, status, "-", "-", "-"], None
+        blas = lambda: torch.matmul(av, bv)
+        before = time_torch(blas, reps=args.reps)[0]
+        tile_ms = time_torch(lambda: kernel(a, b, out), reps=args.reps)[0]
+        after = time_torch(blas, reps=args.reps)[0]
+        blas_ms = min(before, after)
+        flop = 2.0 * m * n * k
+        rate = flop / (tile_ms * 1e-3) / 1e12
+        blas_rate = flop / (blas_ms * 1e-3) / 1e12
+        ratio = blas_ms / tile_ms
+        del a, b, av, bv, ref, out
+        torch.cuda.empty_cache()
+        return [chosen, status, f"{rate:.1f}", f"{blas_rate:.1f}",
+                f"{ratio:.2f}"], ratio
+
+    # (a) the default build.
+    default = os.path.join(args.kernels, "default", "gemm_nn_kernel.manifest")
+    if args.part in ("all", "a"):
+        kernel = tile.load(default)
+        rows, ratios = [], []
+        for name, m, n, k in PAPER:
+            cells, ratio = measure(kernel, "nn", "f16", m, n, k)
+            rows.append([name, f"{m}x{n}x{k}"] + cells[1:])
+            if ratio:
+                ratios.append(ratio)
+        print("### (a) No -D, --chip sm_90a, NN f16, M0-M7\n")
+        print(markdown_table(["shape", "MxNxK", "check", "tile TFLOP/s",
+                              "cuBLAS TFLOP/s", "tile / cuBLAS"], rows))
+        if ratios:
+            g = geomean(ratios)
+            print(f"\ngeometric mean {g:.3f}x cuBLAS over {len(ratios)} "
+                  f"shapes ({'meets' if g >= DEFAULT_GOAL else 'misses'} "
+                  f"the {DEFAULT_GOAL}x goal)\n")
+
+    # (b) dispatch over the LLM shapes.
+    if args.part in ("all", "b"):
+        found = artifacts(args.kernels)
+        if not found:
+            print(f"no dispatching artifacts under {args.kernels}/dispatch",
+                  file=sys.stderr)
+            failed += 1
+        summary = []
+        for layout, t, path in found:
+            kernel = tile.load(path)
+            rows, ratios = [], []
+            for label, m, n, k in llm_shapes():
+                cells, ratio = measure(kernel, layout, t, m, n, k)
+                rows.append([label, f"{m}x{n}x{k}"] + cells)
+                if ratio:
+                    ratios.append(ratio)
+            print(f"### (b) Dispatch, {layout.upper()} {t} ({path})\n")
+            print(markdown_table(["shape", "MxNxK", "variant", "check",
+                                  "tile TFLOP/s", "cuBLAS TFLOP/s",
+                                  "tile / cuBLAS"], rows))
+            print()
+            if ratios:
+                g, low = geomean(ratios), min(ratios)
+                verdict = "meets" if g >= DISPATCH_GOAL and \
+                    low >= DISPATCH_FLOOR and len(ratios) == 40 else "misses"
+                summary.append([layout.upper(), t, len(ratios), f"{g:.3f}",
+                                f"{low:.2f}", verdict])
+        if summary:
+            print("### (b) Summary\n")
+            print(markdown_table(
+                ["layout", "type", "shapes timed", "geometric mean",
+                 "minimum",
+                 f"goal (>= {DISPATCH_GOAL}, never < {DISPATCH_FLOOR})"],
+                summary))
+            print()
+
+    # (c) launch overhead.
+    if args.part in ("all", "c"):
+        path = os.path.join(args.kernels, "dispatch", "nn-f16",
+                            "gemm_nn_kernel.manifest")
+        kernel = tile.load(path)
+        m, n, k = 16, 256, 256
+        a = nonzero_rand(m, k, dtype=torch.float16, generator=gen)
+        b = nonzero_rand(k, n, dtype=torch.float16, generator=gen)
+        out = torch.empty(m, n, dtype=torch.float16, device="cuda")
+        reps = args.launches
+
+        def host_us(fn):
+            for _ in range(100):
+                fn()
+            torch.cuda.synchronize()
+            samples = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                for _ in range(reps):
+                    fn()
+                t1 = time.perf_counter()
+                torch.cuda.synchronize()
+                samples.append((t1 - t0) / reps * 1e6)
+            return sorted(samples)[len(samples) // 2]
+
+        python_us = host_us(lambda: kernel(a, b, out))
+        # The C runtime's own full launch, with the arguments bound once.
+        stream = torch.cuda.current_stream().cuda_stream
+        kernel._bind((a, b, out), {})
+        lib, values, handle = kernel._lib, kernel._values, kernel._handle
+        c_us = host_us(lambda: lib.tileRtKernelLaunchOnStream(
+            handle, values, stream))
+        proc = subprocess.run(
+            [args.tile_run, path, "--arg", f"arg0={m}x{k}:f16",
+             "--arg", f"arg1={k}x{n}:f16", "--arg", f"arg2={m}x{n}:f16",
+             "--time", "--reps", str(reps)], capture_output=True, text=True)
+        found = re.search(r"host: ([0-9.]+) us per launch", proc.stdout)
+        run_us = float(found.group(1)) if found else None
+        if proc.returncode != 0 or run_us is None:
+            failed += 1
+            print(proc.stdout + proc.stderr, file=sys.stderr)
+        rows = [["tile.Kernel(A, B, C) from Python", f"{python_us:.2f}"],
+                ["tileRtKernelLaunchOnStream by ctypes (bound once)",
+                 f"{c_us:.2f}"],
+                ["tile-run, prepared launch (tileRtKernelLaunchPrepared)",
+                 f"{run_us:.2f}" if run_us is not None else "-"]]
+        print(f"### (c) Host time of one launch ({m}x{n}x{k} f16, "
+              f"{reps} back to back, median of 5)\n")
+        print(markdown_table(["path", "us per launch"], rows))
+        if run_us is not None:
+            extra = python_us - run_us
+            print(f"\nPython costs {extra:.2f} us over tile-run's launch "
+                  f"({'meets' if extra < OVERHEAD_GOAL_US else 'misses'} "
+                  f"the {OVERHEAD_GOAL_US:g} us goal)\n")
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kernels", default="",
+                        help="directory with default/ and dispatch/ (see "
+                             "above)")
+    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so",
+                        help="libtile_runtime.so (runtime/build-standalone.sh"
+                             " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
+    parser.add_argument("--tile-run", default="/tmp/rt/bin/tile-run")
+    parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--launches", type=int, default=2000,
+                        help="back-to-back launches per overhead sample")
+    parser.add_argument("--part", choices=("all", "a", "b", "c"),
+                        default="all")
+    parser.add_argument("--check-only", action="store_true",
+                        help="check correctness; time nothing")
+    parser.add_argument("--dry", action="store_true",
+                        help="no GPU: check the shape lists and, with "
+                             "--kernels, print each shape's variant")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    if args.dry:
+        if args.runtime and os.path.exists(args.runtime):
+            os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+        return dry(args)
+    if not args.kernels:
+        parser.error("--kernels is required (except with --dry)")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

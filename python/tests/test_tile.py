@@ -1,0 +1,429 @@
+"""Tests of the tile package against the runtime and a stand-in driver.
+
+Run with TILE_RUNTIME_LIB naming libtile_runtime.so and TILE_RT_CUDA_DRIVER
+the stand-in driver of test/Runtime/Inputs/fake-cuda.c, whose "device"
+memory is host memory and whose gemm_f16 kernel computes C = A B on three
+f16 memref descriptors. Tensors are stand-ins with
+__cuda_array_interface__ (or DLPack) over ctypes buffers, so neither a GPU
+nor torch is needed. The manifests are written per test: a dispatching
+manifest over three variants (decode-sized M, a kernel with a tensor map
+and its fallback, large M) that differ in block size, which the stand-in
+driver reports for the last launch.
+"""
+
+import ctypes
+import os
+import random
+import stat
+import struct
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import tile
+
+FAKE = ctypes.CDLL(os.environ["TILE_RT_CUDA_DRIVER"])
+FAKE.fakeCudaLastLaunch.restype = ctypes.c_char_p
+FAKE.fakeCudaLastLaunch.argtypes = [
+    ctypes.c_uint * 3, ctypes.c_uint * 3, ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_long)]
+
+
+def last_launch():
+    grid, block = (ctypes.c_uint * 3)(), (ctypes.c_uint * 3)()
+    stream, count = ctypes.c_void_p(), ctypes.c_long()
+    name = FAKE.fakeCudaLastLaunch(grid, block, ctypes.byref(stream),
+                                   ctypes.byref(count))
+    return {"kernel": name and name.decode(), "grid": tuple(grid),
+            "block": tuple(block), "stream": stream.value or 0,
+            "count": count.value}
+
+
+class FakeTensor(object):
+    """Host memory posing as a CUDA array (__cuda_array_interface__ v3)."""
+
+    def __init__(self, shape, typestr="<f2", stream=None, strides=None,
+                 itemsize=2):
+        n = 1
+        for d in shape:
+            n *= d
+        self.shape, self.n = tuple(shape), n
+        self.buf = (ctypes.c_uint8 * max(1, n * itemsize))()
+        self.__cuda_array_interface__ = {
+            "shape": self.shape, "typestr": typestr,
+            "data": (ctypes.addressof(self.buf), False), "version": 3,
+            "strides": strides, "stream": stream}
+
+    def set_f16(self, values):
+        struct.pack_into("<%de" % self.n, self.buf, 0, *values)
+
+    def f16(self):
+        return struct.unpack_from("<%de" % self.n, self.buf, 0)
+
+    def poison(self):
+        ctypes.memset(self.buf, 0xff, len(self.buf))
+
+
+def random_f16(n, rng):
+    # Non-zero, so that a kernel that skips an element cannot pass.
+    values = []
+    while len(values) < n:
+        v = round(rng.uniform(-1, 1), 3)
+        if v:
+            values.append(struct.unpack("<e", struct.pack("<e", v))[0])
+    return values
+
+
+VARIANT = """\
+tile-launch-manifest 1
+kernel gemm_f16
+binary k.ptx ptx
+param arg0 memref<?x?xf16> descriptor
+param arg1 memref<?x?xf16> descriptor
+param arg2 memref<?x?xf16> descriptor
+{extra}block {block}
+grid x ceildiv(arg2.dim1, {tile})
+grid y ceildiv(arg2.dim0, {tile})
+{fallback}"""
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tile-python-test.")
+        files = {
+            "k.ptx": ".visible .entry gemm_f16() { ret; }\n",
+            "small.manifest": VARIANT.format(extra="", block=64, tile=64,
+                                             fallback=""),
+            "tma.manifest": VARIANT.format(
+                extra="param arg0_tmap0 tensormap arg0 box 128x64\n",
+                block=128, tile=128, fallback="fallback big.manifest\n"),
+            "big.manifest": VARIANT.format(extra="", block=256, tile=128,
+                                           fallback=""),
+            # The interface lists C first: callers pass arg0, arg1, arg2.
+            "gemm.manifest": textwrap.dedent("""\
+                tile-launch-manifest 2
+                param arg2 memref<?x?xf16> none
+                param arg0 memref<?x?xf16> none
+                param arg1 memref<?x?xf16> none
+                variant small.manifest when arg2.dim0 <= 64
+                variant tma.manifest when arg2.dim0 <= 1024
+                variant big.manifest
+                """),
+            "nocatch.manifest": textwrap.dedent("""\
+                tile-launch-manifest 2
+                param arg0 memref<?x?xf16> none
+                param arg1 memref<?x?xf16> none
+                param arg2 memref<?x?xf16> none
+                variant small.manifest when arg2.dim0 <= 64
+                """),
+            "static.manifest": textwrap.dedent("""\
+                tile-launch-manifest 1
+                kernel vadd_f32
+                binary k.ptx ptx
+                param A memref<16xf32> bare
+                param B memref<16xf32> bare
+                param C memref<16xf32> bare
+                param n i32
+                block 16
+                grid x 1
+                """),
+        }
+        for name, text in files.items():
+            with open(os.path.join(self.dir, name), "w") as f:
+                f.write(text)
+        self.rng = random.Random(1234)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def assert_close(self, c, want):
+        # f16 outputs of f32 sums; the poison (NaN) never passes.
+        got = c.f16()
+        self.assertEqual(len(got), len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertTrue(abs(g - w) <= 1e-3 + 1e-2 * abs(w),
+                            "C[%d]: got %r, expected %r" % (i, g, w))
+
+    def gemm_args(self, m, n, k, stream=None):
+        a, b, c = (FakeTensor((m, k), stream=stream), FakeTensor((k, n)),
+                   FakeTensor((m, n)))
+        a.set_f16(random_f16(m * k, self.rng))
+        b.set_f16(random_f16(k * n, self.rng))
+        c.poison()
+        return a, b, c
+
+
+def reference(a, b, m, n, k):
+    av, bv = a.f16(), b.f16()
+    return [sum(av[i * k + p] * bv[p * n + j] for p in range(k))
+            for i in range(m) for j in range(n)]
+
+
+class LaunchTest(Fixture):
+    def test_interface(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        self.assertEqual([p.name for p in kernel.arguments],
+                         ["arg0", "arg1", "arg2"])
+        self.assertEqual(kernel.arguments[2].type_text(),
+                         "memref<?x?xf16>")
+        self.assertIn("arg2: memref<?x?xf16>", repr(kernel))
+
+    def test_dispatch_per_shape(self):
+        # (M, N, K) -> the variant, its block and why it was taken.
+        cases = [
+            ((16, 5, 64), "small.manifest", 64,
+             ["when arg2.dim0 <= 64"]),
+            ((100, 3, 64), "tma.manifest", 128,
+             ["when arg2.dim0 <= 1024"]),
+            # 77 f16 columns: 154-byte rows that TMA cannot address.
+            ((100, 3, 77), "big.manifest", 256,
+             ["when arg2.dim0 <= 1024", "stride of 154 bytes"]),
+            ((1100, 2, 8), "big.manifest", 256, ["no rule"]),
+        ]
+        kernel = tile.load(self.path("gemm.manifest"))
+        for (m, n, k), chosen, block, reasons in cases:
+            with self.subTest(shape=(m, n, k)):
+                a, b, c = self.gemm_args(m, n, k)
+                path, why = kernel.select(a, b, c)
+                self.assertEqual(os.path.basename(path), chosen)
+                text = "\n".join(why)
+                for reason in reasons:
+                    self.assertIn(reason, text)
+                before = last_launch()["count"]
+                kernel(a, b, c)
+                tile.synchronize()
+                launch = last_launch()
+                self.assertEqual(launch["count"], before + 1)
+                self.assertEqual(launch["kernel"], "gemm_f16")
+                self.assertEqual(launch["block"], (block, 1, 1))
+                self.assert_close(c, reference(a, b, m, n, k))
+
+    def test_keywords(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(4, 4, 8)
+        kernel(a, arg2=c, arg1=b)
+        self.assert_close(c, reference(a, b, 4, 4, 8))
+
+    def test_stream(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(8, 8, 8, stream=7)
+        kernel(a, b, c)
+        self.assertEqual(last_launch()["stream"], 7)
+        kernel(a, b, c, stream=9)
+        self.assertEqual(last_launch()["stream"], 9)
+
+        class Stream(object):
+            cuda_stream = 11
+        kernel(a, b, c, stream=Stream())
+        self.assertEqual(last_launch()["stream"], 11)
+        a2, b2, c2 = self.gemm_args(8, 8, 8)
+        kernel(a2, b2, c2)
+        self.assertEqual(last_launch()["stream"], 0)
+
+    def test_scalars_and_static_sizes(self):
+        kernel = tile.load(self.path("static.manifest"))
+        a, b, c = (FakeTensor((16,), "<f4", itemsize=4) for _ in range(3))
+        struct.pack_into("<16f", a.buf, 0, *range(16))
+        struct.pack_into("<16f", b.buf, 0, *([0.5] * 16))
+        kernel(a, b, c, 16)
+        self.assertEqual(struct.unpack_from("<16f", c.buf, 0),
+                         tuple(x + 0.5 for x in range(16)))
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'n': expected an integer "
+                                    r"for i32, got 1.5"):
+            kernel(a, b, c, 1.5)
+        wrong = FakeTensor((17,), "<f4", itemsize=4)
+        with self.assertRaisesRegex(
+                tile.ArgumentError,
+                r"argument 'B' has size 17 in dimension 0, expected 16 "
+                r"\(memref<16xf32>\)"):
+            kernel(a, wrong, c, 16)
+
+    def test_dlpack(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(4, 6, 8)
+        keep = []
+
+        class DLPackTensor(object):
+            """A DLPack producer over a FakeTensor's buffer."""
+
+            def __init__(self, t, device_type=2):
+                self.t, self.device_type = t, device_type
+
+            def __dlpack__(self, stream=None):
+                from tile._args import _DLTensor
+                shape = (ctypes.c_int64 * 2)(*self.t.shape)
+
+                class Managed(ctypes.Structure):
+                    _fields_ = [("t", _DLTensor), ("ctx", ctypes.c_void_p),
+                                ("deleter", ctypes.c_void_p)]
+                managed = Managed()
+                managed.t.data = ctypes.addressof(self.t.buf)
+                managed.t.device.device_type = self.device_type
+                managed.t.ndim = 2
+                managed.t.dtype.code, managed.t.dtype.bits = 2, 16
+                managed.t.dtype.lanes = 1
+                managed.t.shape = shape
+                keep.extend([shape, managed])
+                new = ctypes.pythonapi.PyCapsule_New
+                new.restype = ctypes.py_object
+                new.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                ctypes.c_void_p]
+                return new(ctypes.addressof(managed), b"dltensor", None)
+
+        kernel(DLPackTensor(a), DLPackTensor(b), DLPackTensor(c))
+        self.assert_close(c, reference(a, b, 4, 6, 8))
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg0' is a DLPack tensor on "
+                                    r"device type 1, expected CUDA"):
+            kernel(DLPackTensor(a, device_type=1), b, c)
+
+
+class HostTest(Fixture):
+    def test_select_without_loading(self):
+        kernel = tile.load(self.path("gemm.manifest"), host=True)
+        a, b, c = self.gemm_args(2000, 4, 64)
+        path, why = kernel.select(a, b, c)
+        self.assertEqual(os.path.basename(path), "big.manifest")
+        self.assertEqual(why, ["variant %s: no rule" % path])
+        before = last_launch()["count"]
+        with self.assertRaisesRegex(tile.TileError, r"big.manifest was "
+                                    r"loaded without the driver and cannot "
+                                    r"launch"):
+            kernel(a, b, c)
+        self.assertEqual(last_launch()["count"], before)
+
+
+class ErrorTest(Fixture):
+    def setUp(self):
+        Fixture.setUp(self)
+        self.kernel = tile.load(self.path("gemm.manifest"))
+        self.a, self.b, self.c = self.gemm_args(8, 8, 8)
+
+    def expect(self, pattern, *args, **kwargs):
+        before = last_launch()["count"]
+        with self.assertRaisesRegex(tile.ArgumentError, pattern):
+            self.kernel(*args, **kwargs)
+        self.assertEqual(last_launch()["count"], before, "launched anyway")
+
+    def test_dtype(self):
+        f32 = FakeTensor((8, 8), "<f4", itemsize=4)
+        self.expect(r"argument 'arg1' has element type f32, expected f16 "
+                    r"\(memref<\?x\?xf16>\)", self.a, f32, self.c)
+        odd = FakeTensor((8, 8), "<c8")
+        self.expect(r"argument 'arg1' has __cuda_array_interface__ typestr "
+                    r"'<c8'", self.a, odd, self.c)
+
+    def test_rank(self):
+        flat = FakeTensor((64,))
+        self.expect(r"argument 'arg2' has rank 1 \(shape \[64\]\), expected "
+                    r"2", self.a, self.b, flat)
+
+    def test_layout(self):
+        # A transposed view: element strides (1, 8).
+        t = FakeTensor((8, 8), strides=(2, 16))
+        self.expect(r"argument 'arg0' is not contiguous row-major \(strides "
+                    r"\[1, 8\] in elements for shape \[8, 8\]\)",
+                    t, self.b, self.c)
+
+    def test_binding(self):
+        self.expect(r"missing argument 'arg2' \(memref<\?x\?xf16>\)",
+                    self.a, self.b)
+        self.expect(r"takes 3 arguments \(arg0, arg1, arg2\), got 4",
+                    self.a, self.b, self.c, self.c)
+        self.expect(r"has no parameter 'D'", self.a, self.b, self.c,
+                    D=self.c)
+        self.expect(r"argument 'arg0' given twice", self.a, self.b, self.c,
+                    arg0=self.a)
+        self.expect(r"argument 'arg0' is a list, expected a CUDA tensor",
+                    [1.0], self.b, self.c)
+
+    def test_runtime_errors(self):
+        kernel = tile.load(self.path("nocatch.manifest"))
+        a, b, c = self.gemm_args(100, 2, 8)
+        with self.assertRaisesRegex(
+                tile.TileError, r"no variant of .*nocatch.manifest fits the "
+                r"arguments: variant .*small.manifest: rule "
+                r"'arg2.dim0 <= 64' does not hold"):
+            kernel(a, b, c)
+        with self.assertRaisesRegex(tile.TileError,
+                                    r"cannot open manifest '.*missing'"):
+            tile.load(self.path("missing"))
+
+
+STUB = """#!{python}
+# A stand-in tile-compile: counts its runs, writes one manifest, fails on
+# -DFAIL=1.
+import os, sys
+args = sys.argv[1:]
+with open({count!r}, "a") as f:
+    f.write(" ".join(args) + "\\n")
+if "-DFAIL=1" in args:
+    sys.stderr.write("k.mlir:3:1: error: bad parameter\\n")
+    sys.exit(1)
+out = args[args.index("-o") + 1]
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, "k.ptx"), "w") as f:
+    f.write(".visible .entry vadd_f32() {{ ret; }}\\n")
+with open(os.path.join(out, "vadd_f32.manifest"), "w") as f:
+    f.write("tile-launch-manifest 1\\nkernel vadd_f32\\nbinary k.ptx ptx\\n"
+            "param A memref<?xf32> bare\\nblock 32\\ngrid x 1\\n")
+"""
+
+
+class CompileTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tile-python-compile.")
+        self.count = os.path.join(self.dir, "runs")
+        stub = os.path.join(self.dir, "tile-compile")
+        with open(stub, "w") as f:
+            f.write(STUB.format(python=sys.executable, count=self.count))
+        os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
+        self.kernel = os.path.join(self.dir, "k.mlir")
+        with open(self.kernel, "w") as f:
+            f.write("// tile.params: BM=64\n")
+        self.env = {"TILE_COMPILE": stub,
+                    "TILE_CACHE_DIR": os.path.join(self.dir, "cache")}
+        self.saved = dict((k, os.environ.get(k)) for k in self.env)
+        os.environ.update(self.env)
+
+    def tearDown(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    def runs(self):
+        with open(self.count) as f:
+            return f.read().splitlines()
+
+    def test_cache(self):
+        k = tile.compile(self.kernel, chip="sm_80", BM=128)
+        self.assertEqual([p.name for p in k.arguments], ["A"])
+        self.assertEqual(len(self.runs()), 1)
+        self.assertIn("--chip sm_80", self.runs()[0])
+        self.assertIn("-DBM=128", self.runs()[0])
+        tile.compile(self.kernel, chip="sm_80", BM=128)
+        self.assertEqual(len(self.runs()), 1, "not served from the cache")
+        tile.compile(self.kernel, chip="sm_80", BM=64)
+        tile.compile(self.kernel, chip="sm_90a", BM=64)
+        self.assertEqual(len(self.runs()), 3)
+        with open(self.kernel, "a") as f:
+            f.write("// edited\n")
+        tile.compile(self.kernel, chip="sm_90a", BM=64)
+        self.assertEqual(len(self.runs()), 4)
+
+    def test_failure(self):
+        with self.assertRaisesRegex(tile.TileError,
+                                    r"failed \(exit 1\):\nk.mlir:3:1: error: "
+                                    r"bad parameter"):
+            tile.compile(self.kernel, FAIL=1)
+        # Nothing half-built is left to be served later.
+        self.assertEqual(
+            [d for d in os.listdir(self.env["TILE_CACHE_DIR"])], [])
+
+
+if __name__ == "__main__":
+    unittest.main()

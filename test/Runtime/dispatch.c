@@ -1,0 +1,202 @@
+//===- dispatch.c - variant rules and launches on a stream ------*- C -*-===//
+//
+// The C API of dispatching manifests: tileRtManifestEvalRule on clauses,
+// comparisons and alignment, tileRtManifestParamText, tileRtKernelSelect
+// on a dispatching manifest loaded without a driver, and a launch with
+// tileRtKernelLaunchOnStream on the stand-in driver, whose
+// fakeCudaLastLaunch tells which kernel ran, with which block, on which
+// stream. The manifests are written to the directory given as argv[1].
+//
+// clang-format off
+/*
+RUN: rm -rf %t && mkdir -p %t
+RUN: env TILE_RT_CUDA_DRIVER=%tile_obj/test/Runtime/libtile-rt-fake-cuda.so \
+RUN:   %tile_obj/test/Runtime/tile-rt-dispatch %t | FileCheck %s
+CHECK: rule 'M.dim0 <= 64' at M=64, K=8: 1
+CHECK-NEXT: rule 'M.dim0 <= 64' at M=65, K=8: 0
+CHECK-NEXT: rule 'M.dim0 > 64 and mod(K, 8) == 0' at M=65, K=16: 1
+CHECK-NEXT: rule 'M.dim0 > 64 and mod(K, 8) == 0' at M=65, K=12: 0
+CHECK-NEXT: rule 'K != 12' at M=1, K=12: 0
+CHECK-NEXT: rule '' at M=1, K=1: 1
+CHECK-NEXT: rule 'M.dim0 >= ceildiv(K, 0)': in rule clause 'M.dim0 >= ceildiv(K, 0)': division by zero at column 1
+CHECK-NEXT: param 0: M memref<?x?xf16> none
+CHECK-NEXT: param 1: K i32 none
+CHECK-NEXT: param 5: no parameter 5 (the manifest has 2)
+CHECK-NEXT: select M=8: {{.*}}small.manifest, why 'variant {{.*}}small.manifest: when M.dim0 <= 64'
+CHECK-NEXT: select M=9000: {{.*}}big.manifest, why 'variant {{.*}}big.manifest: no rule'
+CHECK-NEXT: launch M=8 on stream 0x5: gemm_f16, block 64, stream 0x5
+CHECK-NEXT: launch M=9000 on the default stream: gemm_f16, block 256, stream (nil)
+CHECK-NEXT: PASS
+*/
+// clang-format on
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "tile-runtime/Runtime.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static void writeFile(const char *dir, const char *name, const char *text) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f)) {
+    printf("FAIL: cannot write %s\n", path);
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: tile-rt-dispatch DIR\n");
+    return 2;
+  }
+  const char *dir = argv[1];
+  // Rules name memref sizes (M.dim0) and integer scalars (K).
+  tileRtManifest m;
+  if (tileRtManifestParseString("tile-launch-manifest 2\n"
+                                "param M memref<?x?xf16> none\n"
+                                "param K i32 none\n"
+                                "variant x.manifest\n",
+                                NULL, &m) != TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    return 1;
+  }
+  struct {
+    const char *rule;
+    int64_t rows, k;
+  } rules[] = {
+      {"M.dim0 <= 64", 64, 8},
+      {"M.dim0 <= 64", 65, 8},
+      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 16},
+      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 12},
+      {"K != 12", 1, 12},
+      {"", 1, 1},
+      {"M.dim0 >= ceildiv(K, 0)", 1, 1},
+  };
+  for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); ++i) {
+    tileRtArgValue args[2] = {{0}};
+    args[0].sizes[0] = rules[i].rows;
+    args[1].i = rules[i].k;
+    int holds = -1;
+    if (tileRtManifestEvalRule(&m, rules[i].rule, args, &holds) ==
+        TILE_RT_SUCCESS)
+      printf("rule '%s' at M=%lld, K=%lld: %d\n", rules[i].rule,
+             (long long)rules[i].rows, (long long)rules[i].k, holds);
+    else
+      printf("rule '%s': %s\n", rules[i].rule, tileRtErrorString());
+  }
+  char text[256];
+  int indices[] = {0, 1, 5};
+  for (int i = 0; i < 3; ++i) {
+    if (tileRtManifestParamText(&m, indices[i], text, sizeof(text)) ==
+        TILE_RT_SUCCESS)
+      printf("param %d: %s\n", indices[i], text);
+    else
+      printf("param %d: %s\n", indices[i], tileRtErrorString());
+  }
+
+  // gemm_f16 of the stand-in driver, on an empty C: it computes nothing.
+  writeFile(dir, "k.ptx", ".visible .entry gemm_f16() { ret; }\n");
+  const char *variant = "tile-launch-manifest 1\n"
+                        "kernel gemm_f16\n"
+                        "binary k.ptx ptx\n"
+                        "param M memref<?x?xf16> descriptor\n"
+                        "param B memref<?x?xf16> descriptor\n"
+                        "param C memref<?x?xf16> descriptor\n"
+                        "block %d\n"
+                        "grid x 1\n";
+  char buf[512];
+  snprintf(buf, sizeof(buf), variant, 64);
+  writeFile(dir, "small.manifest", buf);
+  snprintf(buf, sizeof(buf), variant, 256);
+  writeFile(dir, "big.manifest", buf);
+  writeFile(dir, "gemm.manifest",
+            "tile-launch-manifest 2\n"
+            "param M memref<?x?xf16> none\n"
+            "param B memref<?x?xf16> none\n"
+            "param C memref<?x?xf16> none\n"
+            "variant small.manifest when M.dim0 <= 64\n"
+            "variant big.manifest\n");
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/gemm.manifest", dir);
+  if (tileRtManifestParseFile(path, &m) != TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    return 1;
+  }
+  tileRtKernel *host;
+  if (tileRtKernelLoadHost(&m, &host) != TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    return 1;
+  }
+  int64_t rows[] = {8, 9000};
+  for (int i = 0; i < 2; ++i) {
+    tileRtArgValue args[3] = {{0}}, mapped[TILE_RT_MAX_PARAMS];
+    args[0].sizes[0] = rows[i];
+    args[0].sizes[1] = 16;
+    tileRtKernel *target;
+    char why[1024];
+    if (tileRtKernelSelect(host, args, &target, mapped, why, sizeof(why)) !=
+        TILE_RT_SUCCESS) {
+      printf("FAIL: %s\n", tileRtErrorString());
+      ++failures;
+      continue;
+    }
+    why[strcspn(why, "\n")] = '\0';
+    printf("select M=%lld: %s, why '%s'\n", (long long)rows[i],
+           tileRtKernelGetManifest(target)->path, why);
+  }
+  // A host-loaded kernel selects but does not launch.
+  tileRtArgValue one[3] = {{0}};
+  one[0].sizes[0] = one[0].sizes[1] = 1;
+  if (tileRtKernelLaunch(host, one) == TILE_RT_SUCCESS) {
+    printf("FAIL: a kernel loaded without the driver launched\n");
+    ++failures;
+  }
+  tileRtKernelDestroy(host);
+
+  // Launches on the stand-in driver, which reports the last launch.
+  tileRtKernel *kernel;
+  const char *driver = getenv("TILE_RT_CUDA_DRIVER");
+  void *fake = driver ? dlopen(driver, RTLD_NOW) : NULL;
+  typedef const char *(*LastLaunch)(unsigned *, unsigned *, void **, long *);
+  LastLaunch last = fake ? (LastLaunch)dlsym(fake, "fakeCudaLastLaunch") : NULL;
+  if (!last || tileRtInit(0) != TILE_RT_SUCCESS ||
+      tileRtKernelLoad(&m, &kernel) != TILE_RT_SUCCESS) {
+    printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
+    return 1;
+  }
+  void *streams[] = {(void *)0x5, NULL};
+  uint64_t buffer[4] = {0};
+  for (int i = 0; i < 2; ++i) {
+    tileRtArgValue args[3] = {{0}};
+    args[0].ptr = (uint64_t)(uintptr_t)buffer;
+    args[0].sizes[0] = rows[i];
+    args[0].sizes[1] = 16;
+    if (tileRtKernelLaunchOnStream(kernel, args, streams[i]) !=
+        TILE_RT_SUCCESS) {
+      printf("FAIL: %s\n", tileRtErrorString());
+      ++failures;
+      continue;
+    }
+    unsigned grid[3], block[3];
+    void *stream;
+    long count;
+    const char *name = last(grid, block, &stream, &count);
+    if (streams[i])
+      printf("launch M=%lld on stream %p: ", (long long)rows[i], streams[i]);
+    else
+      printf("launch M=%lld on the default stream: ", (long long)rows[i]);
+    printf("%s, block %u, stream %p\n", name, block[0], stream);
+  }
+  tileRtKernelDestroy(kernel);
+  printf("%s\n", failures ? "FAIL" : "PASS");
+  return failures != 0;
+}
