@@ -216,8 +216,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     any combination -> f32 (gfx942). Inside a module with a `tile.target`,
     that target must offer them.
 
-    `mma`, when present, is the tensor-core instruction chosen for the gemm
-    (set by layout inference); it must compute the operands' types.
+    `mma`, when present, is the tensor-core instruction chosen for the
+    gemm; it must compute the operands' types.
 
     ```mlir
     tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
