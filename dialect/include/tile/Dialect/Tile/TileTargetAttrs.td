@@ -18,7 +18,7 @@ include "mlir/IR/EnumAttr.td"
 // Enumerations
 //===----------------------------------------------------------------------===//
 
-// The C++ enum is MmaFamily, apart from the gemm lowering's own MmaKind.
+// Named MmaFamily in C++: the NVIDIA gemm lowering has a struct MmaKind.
 def Tile_MmaKind : I32EnumAttr<"MmaFamily", "tensor-core instruction family", [
     I32EnumAttrCase<"mma_sync", 0>, I32EnumAttrCase<"wgmma", 1>,
     I32EnumAttrCase<"mfma", 2>]> {
