@@ -200,6 +200,89 @@ MlirTypeID mlirTileLayoutAttrGetTypeID(void) {
 }
 
 //===----------------------------------------------------------------------===//
+// #tile.target and #tile.mma
+//===----------------------------------------------------------------------===//
+
+static_assert(MLIR_TILE_MMA_KIND_MMA_SYNC ==
+                      static_cast<int>(MmaFamily::mma_sync) &&
+                  MLIR_TILE_MMA_KIND_WGMMA ==
+                      static_cast<int>(MmaFamily::wgmma) &&
+                  MLIR_TILE_MMA_KIND_MFMA == static_cast<int>(MmaFamily::mfma),
+              "MlirTileMmaKind out of sync with tile::MmaFamily");
+
+MlirStringRef mlirTileGetDefaultChip(void) { return wrap(kDefaultChip); }
+
+intptr_t mlirTileGetNumKnownChips(void) { return getKnownChips().size(); }
+
+MlirStringRef mlirTileGetKnownChip(intptr_t pos) {
+  ArrayRef<StringRef> chips = getKnownChips();
+  if (pos < 0 || static_cast<size_t>(pos) >= chips.size())
+    return wrap(StringRef());
+  return wrap(chips[pos]);
+}
+
+MlirAttribute mlirTileTargetAttrGet(MlirContext ctx, MlirStringRef chip) {
+  MLIRContext *context = getTileContext(ctx);
+  return wrap(context ? lookupTarget(context, unwrap(chip)) : TargetAttr());
+}
+
+bool mlirAttributeIsATileTarget(MlirAttribute attr) {
+  return static_cast<bool>(dynCastAttr<TargetAttr>(attr));
+}
+
+MlirStringRef mlirTileTargetAttrGetChip(MlirAttribute attr) {
+  TargetAttr target = dynCastAttr<TargetAttr>(attr);
+  return wrap(target ? target.getChip() : StringRef());
+}
+
+int64_t mlirTileTargetAttrGetWarpSize(MlirAttribute attr) {
+  TargetAttr target = dynCastAttr<TargetAttr>(attr);
+  return target ? target.getWarpSize() : -1;
+}
+
+int64_t mlirTileTargetAttrGetSharedPerBlock(MlirAttribute attr) {
+  TargetAttr target = dynCastAttr<TargetAttr>(attr);
+  return target ? target.getSharedPerBlock() : -1;
+}
+
+intptr_t mlirTileTargetAttrGetNumMma(MlirAttribute attr) {
+  TargetAttr target = dynCastAttr<TargetAttr>(attr);
+  return target ? static_cast<intptr_t>(target.getMma().size()) : -1;
+}
+
+MlirAttribute mlirTileTargetAttrGetMma(MlirAttribute attr, intptr_t pos) {
+  TargetAttr target = dynCastAttr<TargetAttr>(attr);
+  if (!target || pos < 0 || static_cast<size_t>(pos) >= target.getMma().size())
+    return wrap(Attribute());
+  return wrap(target.getMma()[pos]);
+}
+
+bool mlirAttributeIsATileMma(MlirAttribute attr) {
+  return static_cast<bool>(dynCastAttr<MmaAttr>(attr));
+}
+
+MlirTileMmaKind mlirTileMmaAttrGetKind(MlirAttribute attr) {
+  MmaAttr mma = dynCastAttr<MmaAttr>(attr);
+  return mma ? static_cast<MlirTileMmaKind>(mma.getKind())
+             : MLIR_TILE_MMA_KIND_INVALID;
+}
+
+int64_t mlirTileMmaAttrGetShape(MlirAttribute attr, intptr_t dim) {
+  MmaAttr mma = dynCastAttr<MmaAttr>(attr);
+  if (!mma)
+    return -1;
+  return elementOr({mma.getM(), mma.getN(), mma.getK()}, dim);
+}
+
+MlirType mlirTileMmaAttrGetElementType(MlirAttribute attr, intptr_t operand) {
+  MmaAttr mma = dynCastAttr<MmaAttr>(attr);
+  if (!mma || operand < 0 || operand > 2)
+    return wrap(Type());
+  Type types[] = {mma.getA(), mma.getB(), mma.getC()};
+  return wrap(types[operand]);
+}
+
+//===----------------------------------------------------------------------===//
 // Layout queries
 //===----------------------------------------------------------------------===//
 

@@ -8,6 +8,7 @@
 
 #include "tile-c/Transforms.h"
 
+#include "tile/Transforms/AttachTarget.h"
 #include "tile/Transforms/Lowering.h"
 #include "tile/Transforms/Passes.h"
 
@@ -50,6 +51,12 @@ MlirLogicalResult mlirTileRunPassPipeline(MlirOperation op,
   PassManager pm(operation->getContext(), parsed->getOpAnchorName());
   static_cast<OpPassManager &>(pm) = std::move(*parsed);
   return wrap(pm.run(operation));
+}
+
+MlirLogicalResult mlirTileAttachTarget(MlirOperation op, MlirStringRef chip) {
+  if (!op.ptr)
+    return mlirLogicalResultFailure();
+  return wrap(attachTarget(unwrap(op), unwrap(chip)));
 }
 
 MlirPass mlirTileCreateCheckResourcesPass(MlirStringRef chip, bool remarks) {

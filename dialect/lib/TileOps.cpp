@@ -602,31 +602,6 @@ LogicalResult ClearOp::verify() {
 // GemmOp
 //===----------------------------------------------------------------------===//
 
-/// True if (a, b) -> c is an element-type combination tile.gemm lowers.
-static bool isSupportedGemmTypes(Type a, Type b, Type c) {
-  // OCP fp8 (NVIDIA sm_89+, gfx950) and the FNUZ variants of gfx942.
-  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
-  auto isFp8Fnuz = [](Type t) {
-    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
-  };
-  if (a.isF16() && b.isF16())
-    return c.isF32() || c.isF16();
-  if (a.isBF16() && b.isBF16())
-    return c.isF32();
-  // f32 operands are computed as tf32; tf32 operands say so explicitly.
-  if ((a.isF32() && b.isF32()) || (a.isTF32() && b.isTF32()))
-    return c.isF32();
-  if (a.isF64() && b.isF64())
-    return c.isF64();
-  if (a.isInteger(8) && b.isInteger(8))
-    return c.isInteger(32);
-  if (isFp8(a) && isFp8(b))
-    return c.isF32() || c.isF16();
-  if (isFp8Fnuz(a) && isFp8Fnuz(b))
-    return c.isF32();
-  return false;
-}
-
 /// Parses the policy of `policy(full_row)` as a bare keyword.
 static ParseResult parseGemmPolicy(OpAsmParser &parser,
                                    GemmPolicyAttr &policy) {
@@ -704,16 +679,8 @@ LogicalResult GemmOp::verify() {
     return emitOpError() << "expected C of " << m << "x" << n
                          << " (M x N), got " << formatShape(c);
 
-  Type aElt = aType.getElementType(), bElt = bType.getElementType(),
-       cElt = cType.getElementType();
-  if (!isSupportedGemmTypes(aElt, bElt, cElt))
-    return emitOpError() << "unsupported element types: A " << aElt << ", B "
-                         << bElt << ", C " << cElt
-                         << " (supported: f16 -> f32|f16, bf16 -> f32, "
-                            "f32|tf32 -> f32, f64 -> f64, i8 -> i32, "
-                            "f8E4M3FN|f8E5M2 -> f32|f16, "
-                            "f8E4M3FNUZ|f8E5M2FNUZ -> f32)";
-  return success();
+  return verifyGemmTypes(*this, aType.getElementType(), bType.getElementType(),
+                         cType.getElementType(), getMmaAttr());
 }
 
 //===----------------------------------------------------------------------===//

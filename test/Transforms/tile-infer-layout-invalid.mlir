@@ -97,20 +97,6 @@ func.func @copy_misses_replicas(%bias: memref<64xf32>) {
 
 // -----
 
-func.func @gemm_f64() {
-  %c1 = arith.constant 1 : index
-  tile.kernel blocks(%bx) in (%c1) threads(128) {
-    %As = tile.alloc : memref<64x32xf64, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc : memref<32x64xf64, #gpu.address_space<workgroup>>
-    %Cf = tile.alloc : memref<64x64xf64, #tile.fragment>
-    // expected-error @below {{'tile.gemm' op has no tensor-core fragment for 'f64' operands on sm_80 (layout inference knows f16, bf16, f32/tf32 and 8-bit types)}}
-    tile.gemm %As, %Bs -> %Cf : memref<64x32xf64, #gpu.address_space<workgroup>>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
-  }
-  return
-}
-
-// -----
-
 func.func @gemm_k() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {

@@ -37,6 +37,16 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 mlirTileRunPassPipeline(MlirOperation op, MlirStringRef pipeline,
                         MlirStringCallback errorCallback, void *userData);
 
+/// Sets `tile.target` on `op` (usually the module; it stays owned by the
+/// caller) to the compiler's target for `chip` ("sm_90a", "gfx942", ...;
+/// an empty string means the default chip, mlirTileGetDefaultChip()), as
+/// the `tile-attach-target` pass does. A target already attached for the
+/// same chip is kept. Returns failure, with an error diagnostic at `op`,
+/// for an unknown chip or a target already attached for another chip;
+/// failure without a diagnostic for a null `op`.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileAttachTarget(MlirOperation op,
+                                                          MlirStringRef chip);
+
 /// Creates a `tile-check-resources` pass for `chip` ("sm_80", "gfx942",
 /// ...), emitting a remark per kernel when `remarks` is true. The caller
 /// owns the pass until it hands it to mlirPassManagerAddOwnedPass or

@@ -1002,7 +1002,7 @@ func.func @gemm_dtypes(%n: index) {
     %a = tile.alloc : memref<64x32xbf16, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<32x64xbf16, #gpu.address_space<workgroup>>
     %c = tile.alloc : memref<64x64xf16, #tile.fragment>
-    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'bf16', B 'bf16', C 'f16' (supported: f16 -> f32|f16, bf16 -> f32, f32|tf32 -> f32, f64 -> f64, i8 -> i32, f8E4M3FN|f8E5M2 -> f32|f16, f8E4M3FNUZ|f8E5M2FNUZ -> f32)}}
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'bf16', B 'bf16', C 'f16' (supported A x B -> C: f16 x f16 -> f32, f16 x f16 -> f16, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32, ui8 x ui8 -> i32, f8E4M3FN x f8E4M3FN -> f32, f8E4M3FN x f8E5M2 -> f32, f8E5M2 x f8E4M3FN -> f32, f8E5M2 x f8E5M2 -> f32, f8E4M3FNUZ x f8E4M3FNUZ -> f32, f8E4M3FNUZ x f8E5M2FNUZ -> f32, f8E5M2FNUZ x f8E4M3FNUZ -> f32, f8E5M2FNUZ x f8E5M2FNUZ -> f32)}}
     tile.gemm %a, %b -> %c : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
   }
   return
@@ -1034,6 +1034,93 @@ func.func @gemm_fnuz_f16(%n: index) {
     tile.gemm %a, %b -> %c : memref<64x32xf8E4M3FNUZ, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FNUZ, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
   }
   return
+}
+
+// -----
+
+// No target has a f64 tensor-core instruction the compiler lowers.
+func.func @gemm_f64(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x32xf64, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf64, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf64, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'f64', B 'f64', C 'f64'}}
+    tile.gemm %a, %b -> %c : memref<64x32xf64, #gpu.address_space<workgroup>>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// 8-bit floats accumulate in f32 only (wgmma).
+func.func @gemm_fp8_f16(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf16, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'f8E4M3FN', B 'f8E5M2', C 'f16'}}
+    tile.gemm %a, %b -> %c : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Signed and unsigned 8-bit operands do not mix; tf32 operands are written
+// as f32.
+func.func @gemm_int_signedness(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x32xsi8, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xui8, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xi32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'si8', B 'ui8', C 'i32'}}
+    tile.gemm %a, %b -> %c : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_tf32(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x32xtf32, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xtf32, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'tf32', B 'tf32', C 'f32'}}
+    tile.gemm %a, %b -> %c : memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// A recorded instruction must compute the operands' types.
+func.func @gemm_mma_types(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf32, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op has mma #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32>, which does not compute A 'f32', B 'f32', C 'f32'}}
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Under a tile.target, that target must have the instruction: 8-bit float
+// tensor cores are wgmma, sm_90a only.
+module attributes {tile.target = #tile.target<"sm_80">} {
+  func.func @gemm_fp8_sm80(%n: index) {
+    tile.kernel blocks(%x) in (%n) threads(128) {
+      %a = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+      %b = tile.alloc : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>
+      %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+      // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' on its target sm_80}}
+      tile.gemm %a, %b -> %c : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    return
+  }
 }
 
 // -----

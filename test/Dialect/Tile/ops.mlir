@@ -210,8 +210,6 @@ func.func @gemm_dtypes(%n: index) {
     %bbf = tile.alloc : memref<32x64xbf16, #gpu.address_space<workgroup>>
     %a32 = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
     %b32 = tile.alloc : memref<32x64xf32, #gpu.address_space<workgroup>>
-    %atf = tile.alloc : memref<64x32xtf32, #gpu.address_space<workgroup>>
-    %btf = tile.alloc : memref<32x64xtf32, #gpu.address_space<workgroup>>
     %a8 = tile.alloc : memref<64x32xi8, #gpu.address_space<workgroup>>
     %b8 = tile.alloc : memref<32x64xi8, #gpu.address_space<workgroup>>
     %ae4 = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
@@ -220,14 +218,13 @@ func.func @gemm_dtypes(%n: index) {
     %be5 = tile.alloc : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
     %au4 = tile.alloc : memref<64x32xf8E4M3FNUZ, #gpu.address_space<workgroup>>
     %bu5 = tile.alloc : memref<32x64xf8E5M2FNUZ, #gpu.address_space<workgroup>>
-    %a64 = tile.alloc : memref<64x32xf64, #tile.fragment>
-    %b64 = tile.alloc : memref<32x64xf64, #gpu.address_space<workgroup>>
     %as8 = tile.alloc : memref<64x32xsi8, #gpu.address_space<workgroup>>
+    %bs8 = tile.alloc : memref<32x64xsi8, #gpu.address_space<workgroup>>
+    %au8 = tile.alloc : memref<64x32xui8, #gpu.address_space<workgroup>>
     %bu8 = tile.alloc : memref<32x64xui8, #gpu.address_space<workgroup>>
     %c32 = tile.alloc : memref<64x64xf32, #tile.fragment>
     %c16 = tile.alloc : memref<64x64xf16, #tile.fragment>
     %ci = tile.alloc : memref<64x64xi32, #tile.fragment>
-    %c64 = tile.alloc : memref<64x64xf64, #tile.fragment>
     // CHECK: memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %a16, %b16 -> %c32 : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
@@ -236,18 +233,19 @@ func.func @gemm_dtypes(%n: index) {
     tile.gemm %abf, %bbf -> %c32 : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %a32, %b32 -> %c32 : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
-    // CHECK: memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
-    tile.gemm %atf, %btf -> %c32 : memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     tile.gemm %a8, %b8 -> %ci : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // CHECK: memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    tile.gemm %as8, %bu8 -> %ci : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // CHECK: memref<64x32xf64, #tile.fragment>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
-    tile.gemm %a64, %b64 -> %c64 : memref<64x32xf64, #tile.fragment>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
+    // CHECK: memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xsi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    tile.gemm %as8, %bs8 -> %ci : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xsi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    // CHECK: memref<64x32xui8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    tile.gemm %au8, %bu8 -> %ci : memref<64x32xui8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    // The instruction chosen for a gemm, signless i8 computed as si8.
+    // CHECK: tile.gemm %{{.*}}, %{{.*}} -> %{{.*}} {mma = #tile.mma<mma_sync m16n8k32, si8 x si8 -> i32, groups 2x2>}
+    tile.gemm %a8, %b8 -> %ci {mma = #tile.mma<mma_sync m16n8k32, si8 x si8 -> i32, groups 2x2>} : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %ae4, %be4 -> %c32 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
-    // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
-    tile.gemm %ae4, %be5 -> %c16 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
+    // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.gemm %ae4, %be5 -> %c32 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf8E5M2, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %ae5, %be4 -> %c32 : memref<64x32xf8E5M2, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf8E5M2, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
@@ -394,4 +392,19 @@ func.func @pipelined(%A: memref<?x?xf16>, %n: index) {
     }
   }
   return
+}
+
+// Under a tile.target, the element types its tensor cores compute.
+// CHECK-LABEL: module attributes {tile.target = #tile.target<"sm_90a">}
+// CHECK: tile.gemm {{.*}} -> memref<64x64xf32, #tile.fragment>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @gemm_fp8_sm90a(%n: index) {
+    tile.kernel blocks(%x) in (%n) threads(128) {
+      %a = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+      %b = tile.alloc : memref<64x32xf8E5M2, #gpu.address_space<workgroup>>
+      %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+      tile.gemm %a, %b -> %c transpose_b : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x32xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    return
+  }
 }

@@ -2,8 +2,9 @@
 //
 // The dialect handle of `tile`, queries on its operations (kernel launch
 // shape, gemm flags, reduction kind, pipeline depth, ...), the
-// `#tile.fragment` and `#tile.layout` attributes, and the classification of a
-// memref by the memory space its tile lives in.
+// `#tile.fragment` and `#tile.layout` attributes, the known targets
+// (`#tile.target`, `#tile.mma`), and the classification of a memref by the
+// memory space its tile lives in.
 //
 // Ownership: every handle passed in or returned is borrowed from the
 // MlirContext that owns the IR; nothing here transfers ownership or needs
@@ -192,6 +193,82 @@ MLIR_CAPI_EXPORTED MlirAffineMap mlirTileLayoutAttrGetMap(MlirAttribute attr);
 
 /// Returns the TypeID of the `#tile.layout` attribute class.
 MLIR_CAPI_EXPORTED MlirTypeID mlirTileLayoutAttrGetTypeID(void);
+
+//===----------------------------------------------------------------------===//
+// #tile.target and #tile.mma
+//===----------------------------------------------------------------------===//
+
+/// Family of a tensor-core instruction (`#tile.mma`).
+typedef enum MlirTileMmaKind {
+  /// Returned for an attribute that is not a `#tile.mma`.
+  MLIR_TILE_MMA_KIND_INVALID = -1,
+  MLIR_TILE_MMA_KIND_MMA_SYNC = 0,
+  MLIR_TILE_MMA_KIND_WGMMA = 1,
+  MLIR_TILE_MMA_KIND_MFMA = 2
+} MlirTileMmaKind;
+
+/// Returns the chip every pass, pipeline and tool compiles for when told
+/// none ("sm_90a"). The string is static and NUL-terminated; do not free
+/// it.
+MLIR_CAPI_EXPORTED MlirStringRef mlirTileGetDefaultChip(void);
+
+/// Returns the number of chips the compiler knows.
+MLIR_CAPI_EXPORTED intptr_t mlirTileGetNumKnownChips(void);
+
+/// Returns the name of known chip `pos` (a static NUL-terminated string; do
+/// not free it); an empty string when `pos` is out of range.
+MLIR_CAPI_EXPORTED MlirStringRef mlirTileGetKnownChip(intptr_t pos);
+
+/// Returns `#tile.target<"chip">`, the compiler's target for `chip`
+/// ("sm_80", "gfx942", ...), owned (uniqued) by `ctx`; loads the tile
+/// dialect into `ctx` if needed. Returns a null attribute, without a
+/// diagnostic, for an unknown chip or a null context.
+MLIR_CAPI_EXPORTED MlirAttribute mlirTileTargetAttrGet(MlirContext ctx,
+                                                       MlirStringRef chip);
+
+/// Returns true if `attr` is a `#tile.target`; false for null.
+MLIR_CAPI_EXPORTED bool mlirAttributeIsATileTarget(MlirAttribute attr);
+
+/// Returns the chip name of a `#tile.target`, owned by the context; an
+/// empty string when `attr` is not a target or is null.
+MLIR_CAPI_EXPORTED MlirStringRef mlirTileTargetAttrGetChip(MlirAttribute attr);
+
+/// Returns the threads of a warp (wave) of the target; -1 when `attr` is
+/// not a `#tile.target` or is null.
+MLIR_CAPI_EXPORTED int64_t mlirTileTargetAttrGetWarpSize(MlirAttribute attr);
+
+/// Returns the bytes of shared memory (LDS) one block may use on the
+/// target; -1 when `attr` is not a `#tile.target` or is null.
+MLIR_CAPI_EXPORTED int64_t
+mlirTileTargetAttrGetSharedPerBlock(MlirAttribute attr);
+
+/// Returns the number of tensor-core instructions the target offers; -1
+/// when `attr` is not a `#tile.target` or is null.
+MLIR_CAPI_EXPORTED intptr_t mlirTileTargetAttrGetNumMma(MlirAttribute attr);
+
+/// Returns tensor-core instruction `pos` of the target (most preferred
+/// first), a `#tile.mma` owned by the context; a null attribute when `attr`
+/// is not a `#tile.target` or `pos` is out of range.
+MLIR_CAPI_EXPORTED MlirAttribute mlirTileTargetAttrGetMma(MlirAttribute attr,
+                                                          intptr_t pos);
+
+/// Returns true if `attr` is a `#tile.mma`; false for null.
+MLIR_CAPI_EXPORTED bool mlirAttributeIsATileMma(MlirAttribute attr);
+
+/// Returns the instruction family; MLIR_TILE_MMA_KIND_INVALID when `attr` is
+/// not a `#tile.mma` or is null.
+MLIR_CAPI_EXPORTED MlirTileMmaKind mlirTileMmaAttrGetKind(MlirAttribute attr);
+
+/// Returns the M, N or K of the instruction shape (`dim` 0, 1 or 2); -1
+/// when `attr` is not a `#tile.mma`, is null, or `dim` is out of range.
+MLIR_CAPI_EXPORTED int64_t mlirTileMmaAttrGetShape(MlirAttribute attr,
+                                                   intptr_t dim);
+
+/// Returns the element type of operand `operand` (0: A, 1: B, 2: C), owned
+/// by the context; a null type when `attr` is not a `#tile.mma`, is null,
+/// or `operand` is out of range.
+MLIR_CAPI_EXPORTED MlirType mlirTileMmaAttrGetElementType(MlirAttribute attr,
+                                                          intptr_t operand);
 
 //===----------------------------------------------------------------------===//
 // Layout queries

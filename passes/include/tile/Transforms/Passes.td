@@ -10,6 +10,40 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAttachTarget : Pass<"tile-attach-target"> {
+  let summary = "record the target the IR is compiled for";
+  let description = [{
+    Sets `tile.target` on the operation the pass runs on (a module) to the
+    known target of `chip` (default: sm_90a), so that later passes read the
+    target from the IR and a lowered module says what it was compiled for.
+    An unknown chip is an error listing the known chips. A target already
+    attached for the same chip is kept (it may describe a variant in full);
+    one for another chip is an error.
+
+    Example (`-tile-attach-target="chip=sm_80"`):
+
+    ```mlir
+    module {
+      func.func @f() { return }
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    module attributes {tile.target = #tile.target<"sm_80">} {
+      func.func @f() { return }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string",
+           /*default=*/"::mlir::tile::kDefaultChip.str()",
+           "target chip: sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileCheckResources : Pass<"tile-check-resources"> {
   let summary = "check that each tile.kernel fits the target's on-chip resources";
   let description = [{

@@ -1,8 +1,9 @@
 //===- TileAttrs.h - tile dialect attributes --------------------*- C++ -*-===//
 //
 // Declares the tile enumerations, the `#tile.fragment` memory space and
-// layout attribute and the `#tile.layout` attribute, plus helpers that
-// classify a memref by the memory space it lives in.
+// layout attribute, the `#tile.layout` attribute and the `#tile.target` /
+// `#tile.mma` attributes, plus helpers that classify a memref by the memory
+// space it lives in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,5 +46,8 @@ llvm::StringRef stringifyMemorySpace(MemorySpace space);
 
 } // namespace tile
 } // namespace mlir
+
+// The target table and the helpers around `#tile.target` and `#tile.mma`.
+#include "tile/Dialect/Tile/Target.h"
 
 #endif // TILE_DIALECT_TILE_TILEATTRS_H

@@ -175,4 +175,6 @@ def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let genVerifyDecl = 1;
 }
 
+include "tile/Dialect/Tile/TileTargetAttrs.td"
+
 #endif // TILE_DIALECT_TILE_TILEATTRS_TD

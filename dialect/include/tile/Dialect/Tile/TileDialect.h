@@ -11,6 +11,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dialect.h"
+// The typed helpers of the dialect's discardable attributes name them.
+#include "tile/Dialect/Tile/TileAttrs.h"
 
 #include "tile/Dialect/Tile/TileOpsDialect.h.inc"
 

@@ -37,6 +37,29 @@ def Tile_Dialect : Dialect {
     "::mlir::memref::MemRefDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  // The attributes passes hand each other on operations they do not own,
+  // each with one typed helper (TileDialect::get...AttrHelper()) and checked
+  // by verifyOperationAttribute():
+  // - `target`: on a module, function or kernel, the target it is compiled
+  //   for (the nearest one applies, see getTargetFor());
+  // - `loop`: the thread binding of a tile operator lowered as a loop nest;
+  // - `async`: a copy a pipelined loop issues asynchronously;
+  // - `consumers`: the scf.if of the consumer threads of a warp-specialized
+  //   kernel, whose barriers leave the producer out;
+  // - `producer_threads`: on tile.kernel, the producer warpgroup's threads,
+  //   added after the kernel's own;
+  // - `tensor_map_args`: on a kernel function, the arguments that are TMA
+  //   tensor maps, passed as grid constants.
+  let discardableAttrs = (ins
+    "::mlir::tile::TargetAttr":$target,
+    "::mlir::tile::FragmentAttr":$loop,
+    "::mlir::UnitAttr":$async,
+    "::mlir::UnitAttr":$consumers,
+    "::mlir::IntegerAttr":$producer_threads,
+    "::mlir::DenseI64ArrayAttr":$tensor_map_args,
+    "::mlir::UnitAttr":$lowered
+  );
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes of TileAttrs.td.
     void registerAttributes();

@@ -208,10 +208,16 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
 
     A is M x K, B is K x N and C is M x N; all three have static shapes.
     The kernel must run whole warps (a multiple of 32 threads).
-    Supported element types (A, B -> C): f16 -> f32 or f16; bf16 -> f32;
-    f32 (computed as tf32) or tf32 -> f32; f64 -> f64; i8 (signless,
-    signed or unsigned) -> i32; f8E4M3FN / f8E5M2 in any combination -> f32
-    or f16; f8E4M3FNUZ / f8E5M2FNUZ in any combination (gfx942) -> f32.
+    The element types (A x B -> C) are those some known target's tensor
+    cores compute (the `mma` lists of `#tile.target`): f16 x f16 -> f32 or
+    f16; bf16 x bf16 -> f32; f32 x f32 -> f32 (computed as tf32 on NVIDIA);
+    i8 x i8 -> i32 (signless or signed) and ui8 x ui8 -> i32; f8E4M3FN /
+    f8E5M2 in any combination -> f32 (sm_90a); f8E4M3FNUZ / f8E5M2FNUZ in
+    any combination -> f32 (gfx942). Inside a module with a `tile.target`,
+    that target must offer them.
+
+    `mma`, when present, is the tensor-core instruction chosen for the
+    gemm; it must compute the operands' types.
 
     ```mlir
     tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
@@ -225,7 +231,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     Arg<AnyMemRef, "", [MemRead]>:$b,
     Arg<AnyMemRef, "", [MemRead, MemWrite]>:$c,
     UnitAttr:$transpose_a, UnitAttr:$transpose_b, UnitAttr:$clear_accum,
-    DefaultValuedAttr<Tile_GemmPolicyAttr, "::mlir::tile::GemmPolicy::square">:$policy);
+    DefaultValuedAttr<Tile_GemmPolicyAttr, "::mlir::tile::GemmPolicy::square">:$policy,
+    OptionalAttr<Tile_MmaAttr>:$mma);
   let assemblyFormat = [{
     $a `,` $b `->` $c (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     (`clear_accum` $clear_accum^)? (`policy` `(` custom<GemmPolicy>($policy)^ `)`)?

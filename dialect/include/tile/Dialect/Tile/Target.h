@@ -1,0 +1,69 @@
+//===- Target.h - known targets and tensor-core instructions ----*- C++ -*-===//
+//
+// The compiler's knowledge of chips, in one place: the table of known
+// targets behind `#tile.target<"chip">`, the one default chip, where a
+// module says what it is compiled for (`tile.target`), the one diagnostic
+// for an unknown chip, and which element types `tile.gemm` accepts (those
+// some known target's tensor cores compute).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TARGET_H
+#define TILE_DIALECT_TILE_TARGET_H
+
+#include "tile/Dialect/Tile/TileAttrs.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir {
+class Operation;
+
+namespace tile {
+
+/// The chip every pass, pipeline and tool compiles for when told none.
+inline constexpr llvm::StringLiteral kDefaultChip = "sm_90a";
+
+/// Names of the chips of the target table, in table order (NVIDIA first).
+llvm::ArrayRef<llvm::StringRef> getKnownChips();
+
+/// The table's target for `chip` ("sm_80", "gfx942", ...), owned by `ctx`
+/// (which must have the tile dialect loaded: a pass calling it declares the
+/// dialect as dependent); null for a chip the compiler does not know.
+TargetAttr lookupTarget(MLIRContext *ctx, llvm::StringRef chip);
+
+/// The target of kDefaultChip.
+TargetAttr getDefaultTarget(MLIRContext *ctx);
+
+/// The one message for an unknown chip: "unknown chip 'sm_99'; known chips:
+/// sm_80, ...". For callers that have no operation to report at.
+std::string getUnknownChipMessage(llvm::StringRef chip);
+
+/// The `tile.target` of `op` or of its nearest ancestor that has one; null
+/// when none has.
+TargetAttr getTargetFor(Operation *op);
+
+/// The target a pass running on `op` compiles for: the table's target of
+/// `chip` when it is not empty (emitting the unknown-chip diagnostic at
+/// `op` and failing when the chip is unknown), else the `tile.target` of
+/// `op` or an ancestor, else the default target.
+FailureOr<TargetAttr> resolveTarget(Operation *op, llvm::StringRef chip);
+
+/// True when some known target has a tensor-core instruction computing
+/// `a` x `b` -> `c`: the element types `tile.gemm` accepts.
+bool isSupportedGemmTypes(Type a, Type b, Type c);
+
+/// The element-type check of the `tile.gemm` `gemm`, with A, B and C
+/// element types `a`, `b`, `c`: the types must be supported by some known
+/// target, by the gemm's `mma` when it has one (`mma` may be null), and by
+/// the `tile.target` the gemm is compiled for when one is attached.
+/// Emits the error at `gemm` and fails otherwise.
+LogicalResult verifyGemmTypes(Operation *gemm, Type a, Type b, Type c,
+                              MmaAttr mma);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DIALECT_TILE_TARGET_H

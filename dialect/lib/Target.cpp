@@ -1,0 +1,663 @@
+//===- Target.cpp - known targets and tensor-core instructions ------------===//
+//
+// The table of known targets (the only place chip names appear), parsing,
+// printing and verification of `#tile.mma` and `#tile.target`, the lookup of
+// the target a module is compiled for, the one unknown-chip diagnostic, and
+// the element-type check of `tile.gemm` derived from the table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Target.h"
+#include "tile/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// The target table
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An element type of the table, resolved to an MLIR type per context.
+enum class Elt { f16, bf16, f32, i8, ui8, i32, e4m3, e5m2, e4m3z, e5m2z };
+
+/// One tensor-core instruction of the table.
+struct MmaEntry {
+  MmaFamily kind;
+  int64_t m, n, k;
+  Elt a, b, c;
+};
+
+/// One known chip. `mma` lists are concatenated in order, most preferred
+/// first.
+struct ChipEntry {
+  llvm::StringLiteral chip;
+  Vendor vendor;
+  int64_t warpSize;
+  int64_t sharedPerBlock, sharedPerSm;
+  int64_t registersPerThread, registersPerSm;
+  std::array<ArrayRef<MmaEntry>, 2> mma;
+  TargetFeature features;
+};
+} // namespace
+
+// NVIDIA: exactly what the NVIDIA gemm lowering emits. mma.sync takes A and
+// B of one type; f32 operands run as tf32 (tf32-typed operands do not
+// lower); ui8 goes through nvvm.mma.sync's u8 form. There is no 8-bit float
+// mma.sync lowering.
+static constexpr MmaEntry kMmaSync[] = {
+    {MmaFamily::mma_sync, 16, 8, 16, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::mma_sync, 16, 8, 16, Elt::f16, Elt::f16, Elt::f16},
+    {MmaFamily::mma_sync, 16, 8, 16, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::mma_sync, 16, 8, 8, Elt::f32, Elt::f32, Elt::f32},
+    {MmaFamily::mma_sync, 16, 8, 32, Elt::i8, Elt::i8, Elt::i32},
+    {MmaFamily::mma_sync, 16, 8, 32, Elt::ui8, Elt::ui8, Elt::i32},
+};
+
+// sm_90a wgmma: f32 accumulators only; 8-bit floats in any OCP combination.
+// `n` is the widest instruction (every multiple of 8 up to it exists).
+static constexpr MmaEntry kWgmma[] = {
+    {MmaFamily::wgmma, 64, 256, 16, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 16, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 32, Elt::e4m3, Elt::e4m3, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 32, Elt::e4m3, Elt::e5m2, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e4m3, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e5m2, Elt::f32},
+};
+
+// AMD: the MFMA instructions of the AMD Instinct CDNA3 (gfx942) and CDNA2
+// (gfx90a) ISA reference guides, larger blocks first. Data only: the AMD
+// gemm lowering does not exist yet.
+static constexpr MmaEntry kMfmaCdna3[] = {
+    {MmaFamily::mfma, 32, 32, 8, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 16, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 8, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 16, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 2, Elt::f32, Elt::f32, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 4, Elt::f32, Elt::f32, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 16, Elt::i8, Elt::i8, Elt::i32},
+    {MmaFamily::mfma, 16, 16, 32, Elt::i8, Elt::i8, Elt::i32},
+    {MmaFamily::mfma, 32, 32, 16, Elt::e4m3z, Elt::e4m3z, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 16, Elt::e4m3z, Elt::e5m2z, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 16, Elt::e5m2z, Elt::e4m3z, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 16, Elt::e5m2z, Elt::e5m2z, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 32, Elt::e4m3z, Elt::e4m3z, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 32, Elt::e4m3z, Elt::e5m2z, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 32, Elt::e5m2z, Elt::e4m3z, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 32, Elt::e5m2z, Elt::e5m2z, Elt::f32},
+};
+
+// CDNA2 bf16 is the `_1k` forms (four-element K per lane, like f16); its
+// 8-bit integer instructions have half the K of CDNA3's.
+static constexpr MmaEntry kMfmaCdna2[] = {
+    {MmaFamily::mfma, 32, 32, 8, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 16, Elt::f16, Elt::f16, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 8, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 16, Elt::bf16, Elt::bf16, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 2, Elt::f32, Elt::f32, Elt::f32},
+    {MmaFamily::mfma, 16, 16, 4, Elt::f32, Elt::f32, Elt::f32},
+    {MmaFamily::mfma, 32, 32, 8, Elt::i8, Elt::i8, Elt::i32},
+    {MmaFamily::mfma, 16, 16, 16, Elt::i8, Elt::i8, Elt::i32},
+};
+
+static constexpr TargetFeature kAmpere = TargetFeature::cp_async;
+static constexpr TargetFeature kHopper =
+    TargetFeature::cp_async | TargetFeature::tma;
+static constexpr TargetFeature kHopperA =
+    kHopper | TargetFeature::warp_specialize;
+
+// Shared memory: the largest opt-in allocation of one block and the shared
+// memory of one SM, from the CUDA C++ Programming Guide's table of technical
+// specifications per compute capability (8.0: 163 KB / 164 KB, 8.6 and
+// 8.9: 99 KB / 100 KB, 9.0: 227 KB / 228 KB). Registers: 255 per thread and
+// 64 K 32-bit registers per SM on all of them.
+//
+// CDNA2 and CDNA3 (AMD Instinct MI200 / MI300 ISA reference guides and
+// white papers): 64 KiB of LDS per workgroup and per CU; a wave64 lane has
+// up to 512 VGPRs counting the AccVGPRs; a CU has 4 SIMDs, each with 512
+// registers of 64 lanes (512 KiB of vector registers per CU).
+// One row per chip, kept on one line each.
+// clang-format off
+static const ChipEntry kChips[] = {
+    {"sm_80", Vendor::nvidia, 32, 166912, 167936, 255, 65536, {kMmaSync, {}}, kAmpere},
+    {"sm_86", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere},
+    {"sm_89", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere},
+    {"sm_90", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kMmaSync, {}}, kHopper},
+    {"sm_90a", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kWgmma, kMmaSync}, kHopperA},
+    {"gfx90a", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna2, {}}, TargetFeature::buffer_load_lds},
+    {"gfx942", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna3, {}}, TargetFeature::buffer_load_lds},
+};
+// clang-format on
+
+/// True when `type` is the table's element type `elt`; an integer without
+/// signedness counts as signed.
+static bool matches(Elt elt, Type type) {
+  switch (elt) {
+  case Elt::f16:
+    return type.isF16();
+  case Elt::bf16:
+    return type.isBF16();
+  case Elt::f32:
+    return type.isF32();
+  case Elt::i8:
+    return type.isSignedInteger(8) || type.isSignlessInteger(8);
+  case Elt::ui8:
+    return type.isUnsignedInteger(8);
+  case Elt::i32:
+    return type.isSignedInteger(32) || type.isSignlessInteger(32);
+  case Elt::e4m3:
+    return isa<Float8E4M3FNType>(type);
+  case Elt::e5m2:
+    return isa<Float8E5M2Type>(type);
+  case Elt::e4m3z:
+    return isa<Float8E4M3FNUZType>(type);
+  case Elt::e5m2z:
+    return isa<Float8E5M2FNUZType>(type);
+  }
+  llvm_unreachable("unknown table element type");
+}
+
+/// The MLIR type of the table's element type `elt`.
+static Type getType(MLIRContext *ctx, Elt elt) {
+  Builder b(ctx);
+  switch (elt) {
+  case Elt::f16:
+    return b.getF16Type();
+  case Elt::bf16:
+    return b.getBF16Type();
+  case Elt::f32:
+    return b.getF32Type();
+  case Elt::i8:
+    return b.getIntegerType(8);
+  case Elt::ui8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case Elt::i32:
+    return b.getI32Type();
+  case Elt::e4m3:
+    return b.getType<Float8E4M3FNType>();
+  case Elt::e5m2:
+    return b.getType<Float8E5M2Type>();
+  case Elt::e4m3z:
+    return b.getType<Float8E4M3FNUZType>();
+  case Elt::e5m2z:
+    return b.getType<Float8E5M2FNUZType>();
+  }
+  llvm_unreachable("unknown table element type");
+}
+
+static const ChipEntry *findChip(StringRef chip) {
+  for (const ChipEntry &entry : kChips)
+    if (entry.chip == chip)
+      return &entry;
+  return nullptr;
+}
+
+ArrayRef<StringRef> mlir::tile::getKnownChips() {
+  static const SmallVector<StringRef> chips = [] {
+    SmallVector<StringRef> names;
+    for (const ChipEntry &entry : kChips)
+      names.push_back(entry.chip);
+    return names;
+  }();
+  return chips;
+}
+
+TargetAttr mlir::tile::lookupTarget(MLIRContext *ctx, StringRef chip) {
+  const ChipEntry *entry = findChip(chip);
+  if (!entry)
+    return {};
+  SmallVector<MmaAttr> mma;
+  for (ArrayRef<MmaEntry> list : entry->mma)
+    for (const MmaEntry &e : list)
+      mma.push_back(MmaAttr::get(ctx, e.kind, e.m, e.n, e.k, getType(ctx, e.a),
+                                 getType(ctx, e.b), getType(ctx, e.c)));
+  return TargetAttr::get(ctx, entry->chip, entry->vendor, entry->warpSize,
+                         entry->sharedPerBlock, entry->sharedPerSm,
+                         entry->registersPerThread, entry->registersPerSm, mma,
+                         entry->features);
+}
+
+TargetAttr mlir::tile::getDefaultTarget(MLIRContext *ctx) {
+  return lookupTarget(ctx, kDefaultChip);
+}
+
+std::string mlir::tile::getUnknownChipMessage(StringRef chip) {
+  return ("unknown chip '" + chip +
+          "'; known chips: " + llvm::join(getKnownChips(), ", "))
+      .str();
+}
+
+TargetAttr mlir::tile::getTargetFor(Operation *op) {
+  TileDialect::TargetAttrHelper helper(op->getContext());
+  for (; op; op = op->getParentOp())
+    if (TargetAttr target = helper.getAttr(op))
+      return target;
+  return {};
+}
+
+FailureOr<TargetAttr> mlir::tile::resolveTarget(Operation *op, StringRef chip) {
+  if (chip.empty()) {
+    if (TargetAttr attached = getTargetFor(op))
+      return attached;
+    return getDefaultTarget(op->getContext());
+  }
+  if (TargetAttr target = lookupTarget(op->getContext(), chip))
+    return target;
+  return op->emitError(getUnknownChipMessage(chip));
+}
+
+//===----------------------------------------------------------------------===//
+// tile.gemm element types
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on every instruction of the table, target by target.
+template <typename Fn> static void forEachTableMma(Fn fn) {
+  for (const ChipEntry &chip : kChips)
+    for (ArrayRef<MmaEntry> list : chip.mma)
+      for (const MmaEntry &e : list)
+        fn(e);
+}
+
+bool mlir::tile::isSupportedGemmTypes(Type a, Type b, Type c) {
+  bool found = false;
+  forEachTableMma([&](const MmaEntry &e) {
+    found |= matches(e.a, a) && matches(e.b, b) && matches(e.c, c);
+  });
+  return found;
+}
+
+/// "A x B -> C" of every distinct element-type combination of the table.
+static std::string describeSupportedGemmTypes(MLIRContext *ctx) {
+  SmallVector<std::string> combos;
+  llvm::StringSet<> seen;
+  forEachTableMma([&](const MmaEntry &e) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << getType(ctx, e.a) << " x " << getType(ctx, e.b) << " -> "
+       << getType(ctx, e.c);
+    if (seen.insert(text).second)
+      combos.push_back(text);
+  });
+  return llvm::join(combos, ", ");
+}
+
+LogicalResult mlir::tile::verifyGemmTypes(Operation *gemm, Type a, Type b,
+                                          Type c, MmaAttr mma) {
+  auto emit = [&](StringRef what) {
+    return gemm->emitOpError()
+           << what << "A " << a << ", B " << b << ", C " << c;
+  };
+  if (!isSupportedGemmTypes(a, b, c))
+    return emit("unsupported element types: ")
+           << " (supported A x B -> C: "
+           << describeSupportedGemmTypes(gemm->getContext()) << ")";
+  if (mma && !mma.accepts(a, b, c))
+    return gemm->emitOpError()
+           << "has mma " << mma << ", which does not compute A " << a << ", B "
+           << b << ", C " << c;
+  if (TargetAttr target = getTargetFor(gemm))
+    if (!target.selectMma(a, b, c))
+      return emit("has no tensor-core instruction for ")
+             << " on its target " << target.getChip();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.mma
+//===----------------------------------------------------------------------===//
+
+/// Integer types compare by width and signedness, without signedness
+/// counting as signed; any other type compares by identity.
+static bool sameElementType(Type x, Type y) {
+  auto xi = dyn_cast<IntegerType>(x), yi = dyn_cast<IntegerType>(y);
+  if (!xi || !yi)
+    return x == y;
+  return xi.getWidth() == yi.getWidth() && xi.isUnsigned() == yi.isUnsigned();
+}
+
+bool MmaAttr::accepts(Type a, Type b, Type c) const {
+  return sameElementType(getA(), a) && sameElementType(getB(), b) &&
+         sameElementType(getC(), c);
+}
+
+bool MmaAttr::readsSharedThroughAsyncProxy() const {
+  return getKind() == MmaFamily::wgmma;
+}
+
+int64_t MmaAttr::getIssueThreads(int64_t warpSize) const {
+  return getKind() == MmaFamily::wgmma ? 4 * warpSize : warpSize;
+}
+
+MmaAttr MmaAttr::withShape(int64_t m, int64_t n, int64_t k) const {
+  return MmaAttr::get(getContext(), getKind(), m, n, k, getA(), getB(), getC(),
+                      getGroupsM(), getGroupsN());
+}
+
+MmaAttr MmaAttr::withGroups(int64_t groupsM, int64_t groupsN) const {
+  return MmaAttr::get(getContext(), getKind(), getM(), getN(), getK(), getA(),
+                      getB(), getC(), groupsM, groupsN);
+}
+
+/// Parses the decimal number at the front of `text`, dropping it; fails
+/// when `text` does not start with a digit.
+static bool consumeNumber(StringRef &text, int64_t &value) {
+  size_t digits = text.find_if_not(llvm::isDigit);
+  if (digits == 0)
+    return false;
+  StringRef number = text.take_front(digits);
+  text = text.drop_front(digits);
+  return !number.getAsInteger(10, value);
+}
+
+/// Parses an instruction shape such as `m16n8k16`.
+static bool parseShapeKeyword(StringRef text, int64_t &m, int64_t &n,
+                              int64_t &k) {
+  return text.consume_front("m") && consumeNumber(text, m) &&
+         text.consume_front("n") && consumeNumber(text, n) &&
+         text.consume_front("k") && consumeNumber(text, k) && text.empty();
+}
+
+Attribute MmaAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName, shapeName;
+  if (parser.parseLess() || parser.parseKeyword(&kindName))
+    return {};
+  std::optional<MmaFamily> kind = symbolizeMmaFamily(kindName);
+  if (!kind) {
+    parser.emitError(loc) << "expected mma kind 'mma_sync', 'wgmma' or "
+                             "'mfma', got '"
+                          << kindName << "'";
+    return {};
+  }
+  SMLoc shapeLoc = parser.getCurrentLocation();
+  int64_t m = 0, n = 0, k = 0;
+  if (parser.parseKeyword(&shapeName))
+    return {};
+  if (!parseShapeKeyword(shapeName, m, n, k)) {
+    parser.emitError(shapeLoc)
+        << "expected an instruction shape such as 'm16n8k16', got '"
+        << shapeName << "'";
+    return {};
+  }
+  Type a, b, c;
+  if (parser.parseComma() || parser.parseType(a) || parser.parseKeyword("x") ||
+      parser.parseType(b) || parser.parseArrow() || parser.parseType(c))
+    return {};
+  SmallVector<int64_t, 2> groups = {0, 0};
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc groupsLoc;
+    if (parser.parseKeyword("groups"))
+      return {};
+    groupsLoc = parser.getCurrentLocation();
+    groups.clear();
+    if (parser.parseDimensionList(groups, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+    if (groups.size() != 2) {
+      parser.emitError(groupsLoc)
+          << "expected groups MxN, got " << groups.size() << " extents";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return MmaAttr::getChecked([&] { return parser.emitError(loc); },
+                             parser.getContext(), *kind, m, n, k, a, b, c,
+                             groups[0], groups[1]);
+}
+
+void MmaAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMmaFamily(getKind()) << " m" << getM() << "n"
+          << getN() << "k" << getK() << ", " << getA() << " x " << getB()
+          << " -> " << getC();
+  if (hasGroups())
+    printer << ", groups " << getGroupsM() << "x" << getGroupsN();
+  printer << ">";
+}
+
+LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              MmaFamily kind, int64_t m, int64_t n, int64_t k,
+                              Type a, Type b, Type c, int64_t groupsM,
+                              int64_t groupsN) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return emitError() << "expected a positive instruction shape, got m" << m
+                       << "n" << n << "k" << k;
+  for (auto [role, type] :
+       {std::pair<StringRef, Type>{"A", a}, std::pair<StringRef, Type>{"B", b},
+        std::pair<StringRef, Type>{"C", c}})
+    if (!type || !isa<IntegerType, FloatType>(type))
+      return emitError() << "expected an integer or float " << role
+                         << " element type, got " << type;
+  if ((groupsM > 0) != (groupsN > 0) || groupsM < 0 || groupsN < 0)
+    return emitError() << "expected positive groups (or none), got " << groupsM
+                       << "x" << groupsN;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.target
+//===----------------------------------------------------------------------===//
+
+/// Every single-bit feature, in bit order.
+static constexpr TargetFeature kAllFeatures[] = {
+    TargetFeature::cp_async, TargetFeature::tma, TargetFeature::warp_specialize,
+    TargetFeature::buffer_load_lds};
+
+bool TargetAttr::has(TargetFeature feature) const {
+  return bitEnumContainsAll(getFeatures(), feature);
+}
+
+SmallVector<MmaAttr> TargetAttr::getMmaCandidates(Type a, Type b,
+                                                  Type c) const {
+  SmallVector<MmaAttr> candidates;
+  for (MmaAttr mma : getMma())
+    if (mma.accepts(a, b, c))
+      candidates.push_back(mma);
+  return candidates;
+}
+
+MmaAttr TargetAttr::selectMma(Type a, Type b, Type c) const {
+  for (MmaAttr mma : getMma())
+    if (mma.accepts(a, b, c))
+      return mma;
+  return {};
+}
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  // Short form: a known chip by name.
+  std::string chip;
+  if (succeeded(parser.parseOptionalString(&chip))) {
+    if (parser.parseGreater())
+      return {};
+    TargetAttr target = lookupTarget(ctx, chip);
+    if (!target)
+      parser.emitError(loc) << getUnknownChipMessage(chip);
+    return target;
+  }
+
+  // Full form: every key, in order.
+  // Both return true on failure, as ParseResult converts.
+  auto parseKey = [&](StringRef key) -> bool {
+    return parser.parseKeyword(key) || parser.parseEqual();
+  };
+  auto parseInt = [&](StringRef key, int64_t &value) -> bool {
+    return parser.parseComma() || parseKey(key) || parser.parseInteger(value);
+  };
+  int64_t warpSize = 0, sharedPerBlock = 0, sharedPerSm = 0;
+  int64_t registersPerThread = 0, registersPerSm = 0;
+  StringRef vendorName;
+  if (parseKey("chip") || parser.parseString(&chip) || parser.parseComma() ||
+      parseKey("vendor"))
+    return {};
+  SMLoc vendorLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&vendorName))
+    return {};
+  std::optional<Vendor> vendor = symbolizeVendor(vendorName);
+  if (!vendor) {
+    parser.emitError(vendorLoc)
+        << "expected vendor 'nvidia' or 'amd', got '" << vendorName << "'";
+    return {};
+  }
+  if (parseInt("warp_size", warpSize) ||
+      parseInt("shared_per_block", sharedPerBlock) ||
+      parseInt("shared_per_sm", sharedPerSm) ||
+      parseInt("registers_per_thread", registersPerThread) ||
+      parseInt("registers_per_sm", registersPerSm) || parser.parseComma() ||
+      parseKey("mma"))
+    return {};
+  SmallVector<MmaAttr> mma;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseAttribute(mma.emplace_back());
+      }))
+    return {};
+  TargetFeature features = TargetFeature::none;
+  if (parser.parseComma() || parseKey("features") ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
+            SMLoc featureLoc = parser.getCurrentLocation();
+            StringRef name;
+            if (parser.parseKeyword(&name))
+              return failure();
+            std::optional<TargetFeature> feature = symbolizeTargetFeature(name);
+            if (!feature || !llvm::is_contained(kAllFeatures, *feature))
+              return parser.emitError(featureLoc)
+                     << "unknown target feature '" << name
+                     << "' (known: cp_async, tma, warp_specialize, "
+                        "buffer_load_lds)";
+            features = features | *feature;
+            return success();
+          }) ||
+      parser.parseGreater())
+    return {};
+  return TargetAttr::getChecked(
+      [&] { return parser.emitError(loc); }, ctx, StringRef(chip), *vendor,
+      warpSize, sharedPerBlock, sharedPerSm, registersPerThread, registersPerSm,
+      ArrayRef<MmaAttr>(mma), features);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  if (*this == lookupTarget(getContext(), getChip())) {
+    printer.printString(getChip());
+    printer << ">";
+    return;
+  }
+  printer << "chip = ";
+  printer.printString(getChip());
+  printer << ", vendor = " << stringifyVendor(getVendor())
+          << ", warp_size = " << getWarpSize()
+          << ", shared_per_block = " << getSharedPerBlock()
+          << ", shared_per_sm = " << getSharedPerSm()
+          << ", registers_per_thread = " << getRegistersPerThread()
+          << ", registers_per_sm = " << getRegistersPerSm() << ", mma = [";
+  llvm::interleaveComma(getMma(), printer,
+                        [&](MmaAttr mma) { printer.printAttribute(mma); });
+  printer << "], features = [";
+  llvm::interleaveComma(
+      llvm::make_filter_range(kAllFeatures,
+                              [&](TargetFeature f) { return has(f); }),
+      printer, [&](TargetFeature f) { printer << stringifyTargetFeature(f); });
+  printer << "]>";
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, Vendor vendor,
+                                 int64_t warpSize, int64_t sharedPerBlock,
+                                 int64_t sharedPerSm,
+                                 int64_t registersPerThread,
+                                 int64_t registersPerSm, ArrayRef<MmaAttr> mma,
+                                 TargetFeature features) {
+  if (chip.empty())
+    return emitError() << "expected a non-empty chip name";
+  if (warpSize != 32 && warpSize != 64)
+    return emitError() << "expected warp_size 32 or 64, got " << warpSize;
+  for (auto [key, value] :
+       {std::pair<StringRef, int64_t>{"shared_per_block", sharedPerBlock},
+        {"shared_per_sm", sharedPerSm},
+        {"registers_per_thread", registersPerThread},
+        {"registers_per_sm", registersPerSm}})
+    if (value <= 0)
+      return emitError() << "expected a positive " << key << ", got " << value;
+  if (sharedPerBlock > sharedPerSm)
+    return emitError() << "expected shared_per_block (" << sharedPerBlock
+                       << ") at most shared_per_sm (" << sharedPerSm << ")";
+  for (MmaAttr entry : mma) {
+    if (!entry)
+      return emitError() << "expected #tile.mma entries in mma";
+    bool nvidiaKind = entry.getKind() != MmaFamily::mfma;
+    if (nvidiaKind != (vendor == Vendor::nvidia))
+      return emitError() << "expected "
+                         << (vendor == Vendor::nvidia ? "mma_sync or wgmma"
+                                                      : "mfma")
+                         << " instructions on an " << stringifyVendor(vendor)
+                         << " target, got " << entry;
+    if (entry.hasGroups())
+      return emitError() << "expected mma entries without groups (a gemm "
+                            "chooses them), got "
+                         << entry;
+  }
+  TargetFeature vendorFeatures =
+      vendor == Vendor::nvidia ? TargetFeature::cp_async | TargetFeature::tma |
+                                     TargetFeature::warp_specialize
+                               : TargetFeature::buffer_load_lds;
+  for (TargetFeature feature : kAllFeatures)
+    if (bitEnumContainsAll(features, feature) &&
+        !bitEnumContainsAll(vendorFeatures, feature))
+      return emitError() << "feature " << stringifyTargetFeature(feature)
+                         << " is not available on an "
+                         << stringifyVendor(vendor) << " target";
+  if (bitEnumContainsAll(features, TargetFeature::warp_specialize) &&
+      !bitEnumContainsAll(features, TargetFeature::tma))
+    return emitError() << "feature warp_specialize needs tma (its producer "
+                          "issues TMA loads)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError() << "'" << name << "' must be " << what << ", got "
+                           << value;
+  };
+  if (name == TargetAttrHelper::getNameStr())
+    return expect(isa<TargetAttr>(value), "a #tile.target");
+  if (name == LoopAttrHelper::getNameStr())
+    return expect(isa<FragmentAttr>(value), "a #tile.fragment");
+  if (name == AsyncAttrHelper::getNameStr())
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  if (name == ConsumersAttrHelper::getNameStr())
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  if (name == ProducerThreadsAttrHelper::getNameStr())
+    return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == TensorMapArgsAttrHelper::getNameStr())
+    return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");
+  if (name == LoweredAttrHelper::getNameStr())
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  return op->emitError() << "unknown tile attribute '" << name
+                         << "' (known: tile.target, tile.loop, tile.async, "
+                            "tile.consumers, tile.producer_threads, "
+                            "tile.tensor_map_args, tile.lowered)";
+}

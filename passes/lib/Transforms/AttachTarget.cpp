@@ -1,0 +1,56 @@
+//===- AttachTarget.cpp - tile-attach-target pass -------------------------===//
+//
+// Records in the IR the target a module is compiled for, once, so that every
+// later pass reads `tile.target` instead of taking a chip option of its own,
+// and a lowered module still says what it was compiled for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/AttachTarget.h"
+#include "tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/Target.h"
+#include "tile/Dialect/Tile/TileDialect.h"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEATTACHTARGET
+#include "tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+LogicalResult mlir::tile::attachTarget(Operation *op, StringRef chip) {
+  // The pass declares the dialect; a direct caller may not have loaded it.
+  op->getContext()->getOrLoadDialect<TileDialect>();
+  FailureOr<TargetAttr> target =
+      resolveTarget(op, chip.empty() ? StringRef(kDefaultChip) : chip);
+  if (failed(target))
+    return failure();
+  TileDialect::TargetAttrHelper helper(op->getContext());
+  if (TargetAttr existing = helper.getAttr(op)) {
+    // A target written for this chip may be a variant described in full:
+    // it is what the module is compiled for.
+    if (existing.getChip() == target->getChip())
+      return success();
+    return op->emitError() << "already compiled for " << existing.getChip()
+                           << " (its tile.target), cannot attach "
+                           << target->getChip();
+  }
+  helper.setAttr(op, *target);
+  return success();
+}
+
+namespace {
+struct TileAttachTargetPass
+    : public tile::impl::TileAttachTargetBase<TileAttachTargetPass> {
+  using TileAttachTargetBase::TileAttachTargetBase;
+
+  void runOnOperation() override {
+    if (failed(attachTarget(getOperation(), chip)))
+      signalPassFailure();
+  }
+};
+} // namespace
