@@ -9,6 +9,7 @@
 #include "tile/Dialect/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -96,16 +97,58 @@ static LogicalResult verifyStaticShape(Operation *op, StringRef role,
   return success();
 }
 
-/// Element types tile operators compute on.
-static bool isScalarElementType(Type type) {
-  return isa<FloatType, IntegerType, IndexType>(type);
-}
-
+/// Element types tile operators store and move: signless integers, index
+/// and floats. Signed and unsigned integers are not lowered (arith, which
+/// the lowering emits, takes signless integers only), and tf32 has no
+/// storage type in LLVM.
 static LogicalResult verifyElementType(Operation *op, StringRef role,
                                        MemRefType type) {
-  if (!isScalarElementType(type.getElementType()))
-    return op->emitOpError() << "unsupported element type "
-                             << type.getElementType() << " for " << role;
+  Type element = type.getElementType();
+  if (!isa<FloatType, IntegerType, IndexType>(element))
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role;
+  if (auto integer = dyn_cast<IntegerType>(element);
+      integer && !integer.isSignless())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": integer element types must be signless (i"
+           << integer.getWidth() << ")";
+  if (element.isTF32())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": tf32 cannot be stored; use f32 (tile.gemm computes f32 "
+              "operands as tf32)";
+  return success();
+}
+
+/// Verifies that `type`'s elements can be added and compared, as reduce,
+/// cumsum and atomic do: integers, or floats of 16 to 64 bits (narrower
+/// floats are storage formats without arithmetic).
+static LogicalResult verifyArithmeticElementType(Operation *op, StringRef role,
+                                                 MemRefType type) {
+  Type element = type.getElementType();
+  if (isa<FloatType>(element) && !element.isF16() && !element.isBF16() &&
+      !element.isF32() && !element.isF64())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": expected an integer or f16, bf16, f32 or f64";
+  return success();
+}
+
+/// Verifies that `type`'s elements are ones the hardware's atomics update:
+/// integers of 8 to 64 bits and f16, bf16, f32 or f64.
+static LogicalResult verifyAtomicElementType(Operation *op, StringRef role,
+                                             MemRefType type) {
+  if (failed(verifyArithmeticElementType(op, role, type)))
+    return failure();
+  Type element = type.getElementType();
+  if (!isa<FloatType>(element) &&
+      !llvm::is_contained({8u, 16u, 32u, 64u},
+                          element.isIndex() ? 0u
+                                            : element.getIntOrFloatBitWidth()))
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": atomics update i8, i16, i32, i64, f16, bf16, f32 or f64";
   return success();
 }
 
@@ -557,7 +600,9 @@ LogicalResult ClearOp::verify() {
 // GemmOp
 //===----------------------------------------------------------------------===//
 
-/// True if (a, b) -> c is an element-type combination tile.gemm lowers.
+/// The gemm type rule: true if (a, b) -> c is an element-type combination
+/// tile.gemm lowers. Integers are signless (the lowering has no unsigned
+/// or mixed-sign integer path), and f32 operands are computed as tf32.
 static bool isSupportedGemmTypes(Type a, Type b, Type c) {
   // OCP fp8 (NVIDIA sm_89+, gfx950) and the FNUZ variants of gfx942.
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
@@ -568,13 +613,12 @@ static bool isSupportedGemmTypes(Type a, Type b, Type c) {
     return c.isF32() || c.isF16();
   if (a.isBF16() && b.isBF16())
     return c.isF32();
-  // f32 operands are computed as tf32; tf32 operands say so explicitly.
-  if ((a.isF32() && b.isF32()) || (a.isTF32() && b.isTF32()))
+  if (a.isF32() && b.isF32())
     return c.isF32();
   if (a.isF64() && b.isF64())
     return c.isF64();
-  if (a.isInteger(8) && b.isInteger(8))
-    return c.isInteger(32);
+  if (a.isSignlessInteger(8) && b.isSignlessInteger(8))
+    return c.isSignlessInteger(32);
   if (isFp8(a) && isFp8(b))
     return c.isF32() || c.isF16();
   if (isFp8Fnuz(a) && isFp8Fnuz(b))
@@ -665,7 +709,7 @@ LogicalResult GemmOp::verify() {
     return emitOpError() << "unsupported element types: A " << aElt << ", B "
                          << bElt << ", C " << cElt
                          << " (supported: f16 -> f32|f16, bf16 -> f32, "
-                            "f32|tf32 -> f32, f64 -> f64, i8 -> i32, "
+                            "f32 -> f32, f64 -> f64, i8 -> i32, "
                             "f8E4M3FN|f8E5M2 -> f32|f16, "
                             "f8E4M3FNUZ|f8E5M2FNUZ -> f32)";
   return success();
@@ -698,7 +742,8 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
       failed(verifySharedOrFragment(op, "the destination", dst)) ||
       failed(verifyStaticShape(op, "the source", src)) ||
       failed(verifyStaticShape(op, "the destination", dst)) ||
-      failed(verifyElementType(op, "the source", src)))
+      failed(verifyElementType(op, "the source", src)) ||
+      failed(verifyArithmeticElementType(op, "the source", src)))
     return failure();
   if (dim < 0 || dim >= src.getRank())
     return op->emitOpError()
@@ -749,7 +794,8 @@ LogicalResult AtomicOp::verify() {
   if (failed(verifyOnChip(*this, "the source", src)) ||
       failed(verifyStaticShape(*this, "the source", src)) ||
       failed(verifySupportedSpace(*this, "the destination", dst)) ||
-      failed(verifyElementType(*this, "the source", src)))
+      failed(verifyElementType(*this, "the source", src)) ||
+      failed(verifyAtomicElementType(*this, "the source", src)))
     return failure();
   MemorySpace dstSpace = getMemorySpace(dst);
   if (dstSpace != MemorySpace::Global && dstSpace != MemorySpace::Shared)
@@ -852,6 +898,50 @@ LogicalResult ParallelOp::verify() {
   return success();
 }
 
+/// Verifies the fragment accesses (memref.load and memref.store) in the
+/// body of `parallel`: each index is one of the loop's induction variables
+/// or a non-negative constant. The iteration runs on the thread that holds
+/// the point, and an index computed otherwise could name an element another
+/// thread holds, which no thread can read from its own registers.
+static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
+  Block &body = parallel.getBody().front();
+  WalkResult result = parallel.getBody().walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemref();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemref();
+      indices = store.getIndices();
+    } else {
+      return WalkResult::advance();
+    }
+    if (getMemorySpace(cast<MemRefType>(memref.getType())) !=
+        MemorySpace::Fragment)
+      return WalkResult::advance();
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      auto arg = dyn_cast<BlockArgument>(index);
+      if (arg && arg.getOwner() == &body)
+        continue;
+      APInt constant;
+      if (matchPattern(index, m_ConstantInt(&constant)) &&
+          !constant.isNegative())
+        continue;
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "indexes a fragment with something other than an induction "
+             "variable of the enclosing 'tile.parallel' or a non-negative "
+             "constant (index "
+          << d << "); a thread can only reach the elements it holds";
+      diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult ParallelOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getExtents().size())
@@ -875,7 +965,9 @@ LogicalResult ParallelOp::verifyRegions() {
     diag.attachNote(getLoc()) << "enclosing 'tile.parallel' here";
     return WalkResult::interrupt();
   });
-  return failure(nested.wasInterrupted());
+  if (nested.wasInterrupted())
+    return failure();
+  return verifyFragmentIndices(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 #include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -206,6 +207,34 @@ struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
 
+  /// Host functions pass global memory only: a memref argument or result
+  /// in a GPU or tile memory space (shared, local, fragment) names memory
+  /// that exists only inside a kernel, and host lowering has no address
+  /// space for it.
+  static LogicalResult verifyHostSignatures(ModuleOp module) {
+    bool ok = true;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      FunctionType type = func.getFunctionType();
+      auto check = [&](StringRef role, unsigned i, Type t) {
+        auto memref = dyn_cast<MemRefType>(t);
+        if (!ok || !memref || !memref.getMemorySpace() ||
+            isa<IntegerAttr>(memref.getMemorySpace()))
+          return;
+        func.emitError() << "host function @" << func.getSymName() << " "
+                         << role << " " << i << " of type " << memref
+                         << ", in memory space " << memref.getMemorySpace()
+                         << ", which exists only inside a kernel; pass "
+                            "global memory (a memref without a memory space)";
+        ok = false;
+      };
+      for (auto [i, t] : llvm::enumerate(type.getInputs()))
+        check("takes argument", i, t);
+      for (auto [i, t] : llvm::enumerate(type.getResults()))
+        check("returns result", i, t);
+    }
+    return success(ok);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (sharedAlignment < 1 || !llvm::isPowerOf2_64(sharedAlignment)) {
@@ -213,6 +242,8 @@ struct ConvertTileToGPUPass
                          << sharedAlignment.getValue();
       return signalPassFailure();
     }
+    if (failed(verifyHostSignatures(module)))
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     IRRewriter rewriter(&getContext());

@@ -18,3 +18,19 @@ func.func @fragment(%n: index) {
   }
   return
 }
+
+// -----
+
+// Host code passes global memory only: a shared-memory argument of the
+// function that launches the kernel has no address on the host.
+// expected-error @+1 {{host function @host_shared_argument takes argument 1 of type 'memref<4x3xf32, #gpu.address_space<workgroup>>', in memory space #gpu.address_space<workgroup>, which exists only inside a kernel; pass global memory (a memref without a memory space)}}
+func.func @host_shared_argument(%n: index, %out: memref<4x3xf32, #gpu.address_space<workgroup>>) {
+  tile.kernel blocks(%bx) in (%n) threads(4) {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{host function @host_fragment_result returns result 0 of type 'memref<4xf32, #tile.fragment>', in memory space #tile.fragment, which exists only inside a kernel; pass global memory (a memref without a memory space)}}
+func.func private @host_fragment_result() -> memref<4xf32, #tile.fragment>

@@ -210,8 +210,6 @@ func.func @gemm_dtypes(%n: index) {
     %bbf = tile.alloc : memref<32x64xbf16, #gpu.address_space<workgroup>>
     %a32 = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
     %b32 = tile.alloc : memref<32x64xf32, #gpu.address_space<workgroup>>
-    %atf = tile.alloc : memref<64x32xtf32, #gpu.address_space<workgroup>>
-    %btf = tile.alloc : memref<32x64xtf32, #gpu.address_space<workgroup>>
     %a8 = tile.alloc : memref<64x32xi8, #gpu.address_space<workgroup>>
     %b8 = tile.alloc : memref<32x64xi8, #gpu.address_space<workgroup>>
     %ae4 = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
@@ -222,8 +220,6 @@ func.func @gemm_dtypes(%n: index) {
     %bu5 = tile.alloc : memref<32x64xf8E5M2FNUZ, #gpu.address_space<workgroup>>
     %a64 = tile.alloc : memref<64x32xf64, #tile.fragment>
     %b64 = tile.alloc : memref<32x64xf64, #gpu.address_space<workgroup>>
-    %as8 = tile.alloc : memref<64x32xsi8, #gpu.address_space<workgroup>>
-    %bu8 = tile.alloc : memref<32x64xui8, #gpu.address_space<workgroup>>
     %c32 = tile.alloc : memref<64x64xf32, #tile.fragment>
     %c16 = tile.alloc : memref<64x64xf16, #tile.fragment>
     %ci = tile.alloc : memref<64x64xi32, #tile.fragment>
@@ -236,12 +232,8 @@ func.func @gemm_dtypes(%n: index) {
     tile.gemm %abf, %bbf -> %c32 : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %a32, %b32 -> %c32 : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
-    // CHECK: memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
-    tile.gemm %atf, %btf -> %c32 : memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     tile.gemm %a8, %b8 -> %ci : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // CHECK: memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    tile.gemm %as8, %bu8 -> %ci : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     // CHECK: memref<64x32xf64, #tile.fragment>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
     tile.gemm %a64, %b64 -> %c64 : memref<64x32xf64, #tile.fragment>, memref<32x64xf64, #gpu.address_space<workgroup>> -> memref<64x64xf64, #tile.fragment>
     // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>

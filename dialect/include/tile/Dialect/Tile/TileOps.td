@@ -209,9 +209,9 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     A is M x K, B is K x N and C is M x N; all three have static shapes.
     The kernel must run whole warps (a multiple of 32 threads).
     Supported element types (A, B -> C): f16 -> f32 or f16; bf16 -> f32;
-    f32 (computed as tf32) or tf32 -> f32; f64 -> f64; i8 (signless,
-    signed or unsigned) -> i32; f8E4M3FN / f8E5M2 in any combination -> f32
-    or f16; f8E4M3FNUZ / f8E5M2FNUZ in any combination (gfx942) -> f32.
+    f32 (computed as tf32) -> f32; f64 -> f64; i8 (signless) -> i32;
+    f8E4M3FN / f8E5M2 in any combination -> f32 or f16; f8E4M3FNUZ /
+    f8E5M2FNUZ in any combination (gfx942) -> f32.
 
     ```mlir
     tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
