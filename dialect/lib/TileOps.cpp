@@ -942,6 +942,40 @@ static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
   return failure(result.wasInterrupted());
 }
 
+/// Verifies that the arith and math operations in the body of `parallel`
+/// compute on floats of 16 bits or more: the NVVM lowering has no
+/// arithmetic (extf included) on fp8, fp6 or fp4 values, only constants,
+/// selects, bitcasts and truncations to them, which store results.
+static LogicalResult verifyBodyArithmetic(ParallelOp parallel) {
+  auto isNarrowFloat = [](Type type) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    return element && element.getWidth() < 16;
+  };
+  WalkResult result = parallel.getBody().walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<arith::ConstantOp, arith::SelectOp, arith::TruncFOp,
+            arith::BitcastOp>(op))
+      return WalkResult::advance();
+    Type narrow;
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type type : types)
+      if (!narrow && isNarrowFloat(type))
+        narrow = getElementTypeOrSelf(type);
+    if (!narrow)
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "computes on " << narrow
+        << ", which has no arithmetic in the lowering; compute on f16, bf16, "
+           "f32 or f64 and truncate the result to store it";
+    diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult ParallelOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getExtents().size())
@@ -965,9 +999,9 @@ LogicalResult ParallelOp::verifyRegions() {
     diag.attachNote(getLoc()) << "enclosing 'tile.parallel' here";
     return WalkResult::interrupt();
   });
-  if (nested.wasInterrupted())
+  if (nested.wasInterrupted() || failed(verifyFragmentIndices(*this)))
     return failure();
-  return verifyFragmentIndices(*this);
+  return verifyBodyArithmetic(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -207,21 +207,22 @@ struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
 
-  /// Host functions pass global memory only: a memref argument or result
-  /// in a GPU or tile memory space (shared, local, fragment) names memory
-  /// that exists only inside a kernel, and host lowering has no address
-  /// space for it.
-  static LogicalResult verifyHostSignatures(ModuleOp module) {
+  /// Functions pass global memory only: a memref argument or result in a
+  /// GPU or tile memory space (shared, local, fragment) has no address
+  /// space in the pipeline's func-to-llvm, which lowers host functions and
+  /// those of hand-written gpu.modules alike. Kernels reach such memory
+  /// through tile.alloc instead.
+  static LogicalResult verifyFunctionSignatures(ModuleOp module) {
     bool ok = true;
-    for (auto func : module.getOps<func::FuncOp>()) {
+    module.walk([&](func::FuncOp func) {
       FunctionType type = func.getFunctionType();
       auto check = [&](StringRef role, unsigned i, Type t) {
         auto memref = dyn_cast<MemRefType>(t);
         if (!ok || !memref || !memref.getMemorySpace() ||
             isa<IntegerAttr>(memref.getMemorySpace()))
           return;
-        func.emitError() << "host function @" << func.getSymName() << " "
-                         << role << " " << i << " of type " << memref
+        func.emitError() << "function @" << func.getSymName() << " " << role
+                         << " " << i << " of type " << memref
                          << ", in memory space " << memref.getMemorySpace()
                          << ", which exists only inside a kernel; pass "
                             "global memory (a memref without a memory space)";
@@ -231,7 +232,7 @@ struct ConvertTileToGPUPass
         check("takes argument", i, t);
       for (auto [i, t] : llvm::enumerate(type.getResults()))
         check("returns result", i, t);
-    }
+    });
     return success(ok);
   }
 
@@ -242,7 +243,7 @@ struct ConvertTileToGPUPass
                          << sharedAlignment.getValue();
       return signalPassFailure();
     }
-    if (failed(verifyHostSignatures(module)))
+    if (failed(verifyFunctionSignatures(module)))
       return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });

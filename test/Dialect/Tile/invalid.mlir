@@ -1526,6 +1526,40 @@ func.func @parallel_fragment_index_computed(%n: index) {
 
 // -----
 
+// The body computes on f16 or wider: fp8 values are stored, not computed
+// on.
+func.func @parallel_fp8_arithmetic(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf8E4M3FN, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (128) {
+      %v = memref.load %f[%i] : memref<128xf8E4M3FN, #tile.fragment>
+      // expected-error @+1 {{'arith.addf' op computes on 'f8E4M3FN', which has no arithmetic in the lowering; compute on f16, bf16, f32 or f64 and truncate the result to store it}}
+      %s = arith.addf %v, %v : f8E4M3FN
+      memref.store %s, %f[%i] : memref<128xf8E4M3FN, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_fp8_extf(%n: index, %out: memref<128xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf8E5M2, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (128) {
+      %v = memref.load %f[%i] : memref<128xf8E5M2, #tile.fragment>
+      // expected-error @+1 {{'arith.extf' op computes on 'f8E5M2'}}
+      %w = arith.extf %v : f8E5M2 to f32
+      memref.store %w, %out[%i] : memref<128xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @parallel_ivs_mismatch(%n: index) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     // expected-error @+1 {{expected as many induction variables as extents, got 2 and 1}}
