@@ -32,6 +32,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -411,7 +412,8 @@ def mutate(rng, text):
 # Running and classifying
 # ---------------------------------------------------------------------------
 
-GOOD = ("verify-error", "diagnostic", "compiled", "no-kernel")
+GOOD = ("verify-error", "diagnostic", "upstream-diagnostic", "compiled",
+        "no-kernel")
 ERROR_RE = re.compile(r"^(?P<loc>.*?): error: (?P<msg>.*)$", re.M)
 OP_RE = re.compile(r"^'([\w.]+)' op ")
 # Non-tile operations that tile passes and tile-compile check and report
@@ -444,6 +446,25 @@ class Outcome:
         return "%s|%s" % (self.cls, d[:60])
 
 
+def tile_lines(text):
+    """Numbers (1-based) of the lines that hold a tile operation or lie in
+    the body of a tile.kernel: the code the tile passes rewrite."""
+    lines = set()
+    depth = 0
+    opening = False  # a tile.kernel line whose `{` is still to come
+    for number, line in enumerate(text.split("\n"), 1):
+        code = line.split("//", 1)[0]
+        if depth == 0 and not opening and "tile." in code:
+            lines.add(number)
+            opening = "tile.kernel" in code
+        if depth > 0 or opening:
+            lines.add(number)
+            depth += code.count("{") - code.count("}")
+            if depth > 0:
+                opening = False
+    return lines
+
+
 def classify(path, rc, out, stage, timed_out, first_stage):
     """Classifies one tool run on the mutant at `path`."""
     if timed_out:
@@ -470,7 +491,11 @@ def classify(path, rc, out, stage, timed_out, first_stage):
         tail = out.strip().splitlines()[-1:] or [""]
         return Outcome("bad-no-diagnostic", tail[0][:200], stage)
     # Every error must be located in the mutant; after the input verified,
-    # every one must also come from a tile operation or a tile pass.
+    # every one must also come from a tile operation or a tile pass, unless
+    # it is located at the user's own upstream code outside the kernels
+    # (hand-written gpu.launch or gpu.module code that upstream lowers on
+    # its own).
+    upstream_only = False
     for err in errors:
         loc, msg = err.group("loc"), err.group("msg")
         m = re.match(r"^(.*):(\d+):(\d+)$", loc)
@@ -485,9 +510,15 @@ def classify(path, rc, out, stage, timed_out, first_stage):
             rest = msg[op.end():]
             if not any(name == o and rest.startswith(p)
                        for o, p in TILE_CHECKS_ON_UPSTREAM_OPS):
-                return Outcome("bad-upstream", msg[:200], stage)
+                with open(path, encoding="utf-8") as f:
+                    tiled = tile_lines(f.read())
+                if int(m.group(2)) in tiled:
+                    return Outcome("bad-upstream", msg[:200], stage)
+                upstream_only = True
     if first_stage:
         return Outcome("verify-error", "", stage)
+    if upstream_only:
+        return Outcome("upstream-diagnostic", "", stage)
     return Outcome("diagnostic", "", stage)
 
 
@@ -637,6 +668,8 @@ def main():
                     help="only seeds whose name contains this text")
     ap.add_argument("--show", type=int, default=None, metavar="I",
                     help="print mutant I and its mutations, run nothing")
+    ap.add_argument("--progress", type=float, default=0, metavar="S",
+                    help="print a progress line every S seconds")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     args.chips = [c for c in args.chips.split(",") if c]
@@ -650,6 +683,15 @@ def main():
         print("tile-fuzz: tile-opt and tile-compile not found (--build)",
               file=sys.stderr)
         return 2
+
+    # SIGTERM or SIGINT (a campaign stopped from outside) ends it like its
+    # budget: no new mutants, and the summary of those that ran.
+    stopping = [False]
+
+    def stop(signum, frame):
+        stopping[0] = True
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
 
     seeds = load_seeds(args.root, args.tile_compile)
     if args.seed_filter:
@@ -669,7 +711,8 @@ def main():
             rc, _, _ = run_tool([args.tile_opt, f.name, "-o", os.devnull],
                                 args.timeout)
         return 12 if rc == 0 else 1
-    weights = [weight(t) for _, t in seeds]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        weights = list(pool.map(weight, [t for _, t in seeds]))
 
     def make(index):
         rng = random.Random("%d:%d" % (args.seed, index))
@@ -738,14 +781,15 @@ def main():
 
     indices = range(args.start, args.start + args.count)
     done = 0
+    last_progress = time.time()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         pending = set()
         it = iter(indices)
         while True:
             while len(pending) < 2 * args.jobs:
                 i = next(it, None)
-                if i is None or (args.time and
-                                 time.time() - start > args.time):
+                if i is None or stopping[0] or (
+                        args.time and time.time() - start > args.time):
                     break
                 pending.add(pool.submit(work, i))
             if not pending:
@@ -759,6 +803,10 @@ def main():
                 done += 1
                 with lock:
                     record(result)
+            if args.progress and time.time() - last_progress > args.progress:
+                last_progress = time.time()
+                print("progress: %d mutants, %.0f s, %d bad" % (
+                    done, last_progress - start, bad_total[0]), flush=True)
 
     elapsed = time.time() - start
     print("tile-fuzz: seed %d, %d mutants (from %d seeds), chips %s, "

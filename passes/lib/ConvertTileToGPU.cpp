@@ -208,10 +208,10 @@ struct ConvertTileToGPUPass
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
 
   /// Functions pass global memory only: a memref argument or result in a
-  /// GPU or tile memory space (shared, local, fragment) has no address
-  /// space in the pipeline's func-to-llvm, which lowers host functions and
-  /// those of hand-written gpu.modules alike. Kernels reach such memory
-  /// through tile.alloc instead.
+  /// GPU or tile memory space (shared, local, fragment, and even an explicit
+  /// global one) has no address space in the pipeline's func-to-llvm, which
+  /// lowers host functions and those of hand-written gpu.modules alike.
+  /// Kernels reach on-chip memory through tile.alloc instead.
   static LogicalResult verifyFunctionSignatures(ModuleOp module) {
     bool ok = true;
     module.walk([&](func::FuncOp func) {
@@ -224,8 +224,9 @@ struct ConvertTileToGPUPass
         func.emitError() << "function @" << func.getSymName() << " " << role
                          << " " << i << " of type " << memref
                          << ", in memory space " << memref.getMemorySpace()
-                         << ", which exists only inside a kernel; pass "
-                            "global memory (a memref without a memory space)";
+                         << ", which function lowering cannot map; pass "
+                            "global memory as a memref without a memory "
+                            "space";
         ok = false;
       };
       for (auto [i, t] : llvm::enumerate(type.getInputs()))

@@ -571,6 +571,18 @@ func.func @alloc_unranked(%n: index) {
 
 // -----
 
+// Global memory is written without a memory space.
+func.func @copy_explicit_global(%n: index, %g: memref<64xf16, #gpu.address_space<global>>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op unsupported memory space #gpu.address_space<global> for the source 'memref<64xf16, #gpu.address_space<global>>'}}
+    tile.copy %g -> %s : memref<64xf16, #gpu.address_space<global>> -> memref<64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 func.func @copy_signed(%n: index, %g: memref<64xsi8>) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     %s = tile.alloc : memref<64xi8, #gpu.address_space<workgroup>>
