@@ -649,8 +649,8 @@ def main():
                     help="index of the first mutant (mutant I is the same "
                          "for a given seed whatever -j and --start)")
     ap.add_argument("--time", type=float, default=0,
-                    help="time budget in seconds (0: none); no mutant is "
-                         "started after it")
+                    help="time budget in seconds from the start, seeds "
+                         "included (0: none); no mutant is started after it")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--chips", default="sm_80,sm_90a")
     ap.add_argument("--no-opt-pipeline", dest="opt_pipeline",
@@ -672,6 +672,8 @@ def main():
                     help="print a progress line every S seconds")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    # The budget counts from here: loading and weighing the seeds included.
+    start = time.time()
     args.chips = [c for c in args.chips.split(",") if c]
     args.tile_opt = args.tile_opt or find_tool("tile-opt", args.build)
     args.tile_compile = args.tile_compile or find_tool("tile-compile",
@@ -734,7 +736,6 @@ def main():
     stage_counts = {}
     signatures = {}
     bad_total = [0]
-    start = time.time()
 
     def work(index):
         if args.time and time.time() - start > args.time:
