@@ -416,6 +416,30 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// Verifies the scalars `kernel` captures from the enclosing function, which
+/// become kernel parameters: PTX has parameters of 8, 16, 32 and 64 bits
+/// (i1 is widened), none of other integer widths.
+static LogicalResult verifyCapturedScalars(KernelOp kernel) {
+  Region &body = kernel.getBody();
+  WalkResult result = body.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto integer = dyn_cast<IntegerType>(operand.getType());
+      if (!integer || body.isAncestor(operand.getParentRegion()) ||
+          llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+        continue;
+      InFlightDiagnostic diag =
+          kernel.emitOpError()
+          << "captures a value of type " << integer
+          << ", which cannot be a kernel parameter; pass i8, i16, i32 or i64 "
+             "and convert it inside the kernel";
+      diag.attachNote(op->getLoc()) << "used here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Block &entry = getBody().front();
   if (entry.getNumArguments() != getGrid().size())
@@ -426,7 +450,7 @@ LogicalResult KernelOp::verifyRegions() {
     if (!arg.getType().isIndex())
       return emitOpError() << "expected block indices of type index, got "
                            << arg.getType();
-  return success();
+  return verifyCapturedScalars(*this);
 }
 
 //===----------------------------------------------------------------------===//

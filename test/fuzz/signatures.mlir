@@ -111,3 +111,19 @@ func.func @fp8_arithmetic(%A: memref<?x?xf8E4M3FNUZ>) {
   }
   return
 }
+
+// -----
+
+// An i4 scalar captured by the kernel: ptxas rejected the `.u4` kernel
+// parameter.
+#frag = #tile.fragment<[4, 4], threads = 8, (d0, d1) -> (d0 * 2 + d1 floordiv 2, d1 mod 2)>
+func.func @i4_parameter(%v: i4) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.kernel' op captures a value of type 'i4', which cannot be a kernel parameter}}
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %f = tile.alloc {layout = #frag} : memref<4x4xi4, #tile.fragment>
+    // expected-note @+1 {{used here}}
+    tile.fill %f, %v : memref<4x4xi4, #tile.fragment>
+  }
+  return
+}

@@ -369,6 +369,20 @@ func.func @kernel_generic_bad_threads(%n: index) {
   return
 }
 
+// -----
+
+// Scalars a kernel captures become kernel parameters, which PTX has of 8
+// to 64 bits.
+func.func @kernel_captures_i4(%n: index, %v: i4) {
+  // expected-error @+1 {{'tile.kernel' op captures a value of type 'i4', which cannot be a kernel parameter; pass i8, i16, i32 or i64 and convert it inside the kernel}}
+  tile.kernel blocks(%x) in (%n) threads(8) {
+    %f = tile.alloc : memref<4x4xi4, #gpu.address_space<workgroup>>
+    // expected-note @+1 {{used here}}
+    tile.fill %f, %v : memref<4x4xi4, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // tile.alloc
 //===----------------------------------------------------------------------===//
