@@ -29,7 +29,7 @@ using namespace mlir::tile;
 
 namespace {
 /// An element type of the table, resolved to an MLIR type per context.
-enum class Elt { f16, bf16, f32, i8, ui8, i32, e4m3, e5m2, e4m3z, e5m2z };
+enum class Elt { f16, bf16, f32, i8, i32, e4m3, e5m2, e4m3z, e5m2z };
 
 /// One tensor-core instruction of the table.
 struct MmaEntry {
@@ -53,15 +53,14 @@ struct ChipEntry {
 
 // NVIDIA: exactly what the NVIDIA gemm lowering emits. mma.sync takes A and
 // B of one type; f32 operands run as tf32 (tf32-typed operands do not
-// lower); ui8 goes through nvvm.mma.sync's u8 form. There is no 8-bit float
-// mma.sync lowering.
+// lower); integers are signless, as everywhere in tile operators. There is
+// no 8-bit float mma.sync lowering.
 static constexpr MmaEntry kMmaSync[] = {
     {MmaFamily::mma_sync, 16, 8, 16, Elt::f16, Elt::f16, Elt::f32},
     {MmaFamily::mma_sync, 16, 8, 16, Elt::f16, Elt::f16, Elt::f16},
     {MmaFamily::mma_sync, 16, 8, 16, Elt::bf16, Elt::bf16, Elt::f32},
     {MmaFamily::mma_sync, 16, 8, 8, Elt::f32, Elt::f32, Elt::f32},
     {MmaFamily::mma_sync, 16, 8, 32, Elt::i8, Elt::i8, Elt::i32},
-    {MmaFamily::mma_sync, 16, 8, 32, Elt::ui8, Elt::ui8, Elt::i32},
 };
 
 // sm_90a wgmma: f32 accumulators only; 8-bit floats in any OCP combination.
@@ -139,8 +138,8 @@ static const ChipEntry kChips[] = {
 };
 // clang-format on
 
-/// True when `type` is the table's element type `elt`; an integer without
-/// signedness counts as signed.
+/// True when `type` is the table's element type `elt` (integers are
+/// signless).
 static bool matches(Elt elt, Type type) {
   switch (elt) {
   case Elt::f16:
@@ -150,11 +149,9 @@ static bool matches(Elt elt, Type type) {
   case Elt::f32:
     return type.isF32();
   case Elt::i8:
-    return type.isSignedInteger(8) || type.isSignlessInteger(8);
-  case Elt::ui8:
-    return type.isUnsignedInteger(8);
+    return type.isSignlessInteger(8);
   case Elt::i32:
-    return type.isSignedInteger(32) || type.isSignlessInteger(32);
+    return type.isSignlessInteger(32);
   case Elt::e4m3:
     return isa<Float8E4M3FNType>(type);
   case Elt::e5m2:
@@ -179,8 +176,6 @@ static Type getType(MLIRContext *ctx, Elt elt) {
     return b.getF32Type();
   case Elt::i8:
     return b.getIntegerType(8);
-  case Elt::ui8:
-    return b.getIntegerType(8, /*isSigned=*/false);
   case Elt::i32:
     return b.getI32Type();
   case Elt::e4m3:
@@ -316,18 +311,8 @@ LogicalResult mlir::tile::verifyGemmTypes(Operation *gemm, Type a, Type b,
 // #tile.mma
 //===----------------------------------------------------------------------===//
 
-/// Integer types compare by width and signedness, without signedness
-/// counting as signed; any other type compares by identity.
-static bool sameElementType(Type x, Type y) {
-  auto xi = dyn_cast<IntegerType>(x), yi = dyn_cast<IntegerType>(y);
-  if (!xi || !yi)
-    return x == y;
-  return xi.getWidth() == yi.getWidth() && xi.isUnsigned() == yi.isUnsigned();
-}
-
 bool MmaAttr::accepts(Type a, Type b, Type c) const {
-  return sameElementType(getA(), a) && sameElementType(getB(), b) &&
-         sameElementType(getC(), c);
+  return getA() == a && getB() == b && getC() == c;
 }
 
 bool MmaAttr::readsSharedThroughAsyncProxy() const {

@@ -44,10 +44,10 @@ MemorySpace mlir::tile::getMemorySpace(MemRefType type) {
   if (auto fragment = dyn_cast<FragmentAttr>(space))
     return fragment.isMemorySpace() ? MemorySpace::Fragment
                                     : MemorySpace::Unsupported;
+  // Global memory is a memref without a memory space: the lowering's TMA
+  // descriptors and host code take no `#gpu.address_space<global>`.
   if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
     switch (gpuSpace.getValue()) {
-    case gpu::AddressSpace::Global:
-      return MemorySpace::Global;
     case gpu::AddressSpace::Workgroup:
       return MemorySpace::Shared;
     case gpu::AddressSpace::Private:

@@ -97,16 +97,58 @@ static LogicalResult verifyStaticShape(Operation *op, StringRef role,
   return success();
 }
 
-/// Element types tile operators compute on.
-static bool isScalarElementType(Type type) {
-  return isa<FloatType, IntegerType, IndexType>(type);
-}
-
+/// Element types tile operators store and move: signless integers, index
+/// and floats. Signed and unsigned integers are not lowered (arith, which
+/// the lowering emits, takes signless integers only), and tf32 has no
+/// storage type in LLVM.
 static LogicalResult verifyElementType(Operation *op, StringRef role,
                                        MemRefType type) {
-  if (!isScalarElementType(type.getElementType()))
-    return op->emitOpError() << "unsupported element type "
-                             << type.getElementType() << " for " << role;
+  Type element = type.getElementType();
+  if (!isa<FloatType, IntegerType, IndexType>(element))
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role;
+  if (auto integer = dyn_cast<IntegerType>(element);
+      integer && !integer.isSignless())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": integer element types must be signless (i"
+           << integer.getWidth() << ")";
+  if (element.isTF32())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": tf32 cannot be stored; use f32 (tile.gemm computes f32 "
+              "operands as tf32)";
+  return success();
+}
+
+/// Verifies that `type`'s elements can be added and compared, as reduce,
+/// cumsum and atomic do: integers, or floats of 16 to 64 bits (narrower
+/// floats are storage formats without arithmetic).
+static LogicalResult verifyArithmeticElementType(Operation *op, StringRef role,
+                                                 MemRefType type) {
+  Type element = type.getElementType();
+  if (isa<FloatType>(element) && !element.isF16() && !element.isBF16() &&
+      !element.isF32() && !element.isF64())
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": expected an integer or f16, bf16, f32 or f64";
+  return success();
+}
+
+/// Verifies that `type`'s elements are ones the hardware's atomics update:
+/// integers of 8 to 64 bits and f16, bf16, f32 or f64.
+static LogicalResult verifyAtomicElementType(Operation *op, StringRef role,
+                                             MemRefType type) {
+  if (failed(verifyArithmeticElementType(op, role, type)))
+    return failure();
+  Type element = type.getElementType();
+  if (!isa<FloatType>(element) &&
+      !llvm::is_contained({8u, 16u, 32u, 64u},
+                          element.isIndex() ? 0u
+                                            : element.getIntOrFloatBitWidth()))
+    return op->emitOpError()
+           << "unsupported element type " << element << " for " << role
+           << ": atomics update i8, i16, i32, i64, f16, bf16, f32 or f64";
   return success();
 }
 
@@ -374,6 +416,30 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// Verifies the scalars `kernel` captures from the enclosing function, which
+/// become kernel parameters: PTX has parameters of 8, 16, 32 and 64 bits
+/// (i1 is widened), none of other integer widths.
+static LogicalResult verifyCapturedScalars(KernelOp kernel) {
+  Region &body = kernel.getBody();
+  WalkResult result = body.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto integer = dyn_cast<IntegerType>(operand.getType());
+      if (!integer || body.isAncestor(operand.getParentRegion()) ||
+          llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+        continue;
+      InFlightDiagnostic diag =
+          kernel.emitOpError()
+          << "captures a value of type " << integer
+          << ", which cannot be a kernel parameter; pass i8, i16, i32 or i64 "
+             "and convert it inside the kernel";
+      diag.attachNote(op->getLoc()) << "used here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Block &entry = getBody().front();
   if (entry.getNumArguments() != getGrid().size())
@@ -417,7 +483,9 @@ LogicalResult KernelOp::verifyRegions() {
                          "tile.copy or tile.fill";
     return WalkResult::interrupt();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  return verifyCapturedScalars(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -710,7 +778,8 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
       failed(verifySharedOrFragment(op, "the destination", dst)) ||
       failed(verifyStaticShape(op, "the source", src)) ||
       failed(verifyStaticShape(op, "the destination", dst)) ||
-      failed(verifyElementType(op, "the source", src)))
+      failed(verifyElementType(op, "the source", src)) ||
+      failed(verifyArithmeticElementType(op, "the source", src)))
     return failure();
   if (dim < 0 || dim >= src.getRank())
     return op->emitOpError()
@@ -761,7 +830,8 @@ LogicalResult AtomicOp::verify() {
   if (failed(verifyOnChip(*this, "the source", src)) ||
       failed(verifyStaticShape(*this, "the source", src)) ||
       failed(verifySupportedSpace(*this, "the destination", dst)) ||
-      failed(verifyElementType(*this, "the source", src)))
+      failed(verifyElementType(*this, "the source", src)) ||
+      failed(verifyAtomicElementType(*this, "the source", src)))
     return failure();
   MemorySpace dstSpace = getMemorySpace(dst);
   if (dstSpace != MemorySpace::Global && dstSpace != MemorySpace::Shared)
@@ -864,6 +934,84 @@ LogicalResult ParallelOp::verify() {
   return success();
 }
 
+/// Verifies the fragment accesses (memref.load and memref.store) in the
+/// body of `parallel`: each index is one of the loop's induction variables
+/// or a non-negative constant. The iteration runs on the thread that holds
+/// the point, and an index computed otherwise could name an element another
+/// thread holds, which no thread can read from its own registers.
+static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
+  Block &body = parallel.getBody().front();
+  WalkResult result = parallel.getBody().walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemref();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemref();
+      indices = store.getIndices();
+    } else {
+      return WalkResult::advance();
+    }
+    if (getMemorySpace(cast<MemRefType>(memref.getType())) !=
+        MemorySpace::Fragment)
+      return WalkResult::advance();
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      auto arg = dyn_cast<BlockArgument>(index);
+      if (arg && arg.getOwner() == &body)
+        continue;
+      APInt constant;
+      if (matchPattern(index, m_ConstantInt(&constant)) &&
+          !constant.isNegative())
+        continue;
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "indexes a fragment with something other than an induction "
+             "variable of the enclosing 'tile.parallel' or a non-negative "
+             "constant (index "
+          << d << "); a thread can only reach the elements it holds";
+      diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Verifies that the arith and math operations in the body of `parallel`
+/// compute on floats of 16 bits or more: the NVVM lowering has no
+/// arithmetic (extf included) on fp8, fp6 or fp4 values, only constants,
+/// selects, bitcasts and truncations to them, which store results.
+static LogicalResult verifyBodyArithmetic(ParallelOp parallel) {
+  auto isNarrowFloat = [](Type type) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    return element && element.getWidth() < 16;
+  };
+  WalkResult result = parallel.getBody().walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<arith::ConstantOp, arith::SelectOp, arith::TruncFOp,
+            arith::BitcastOp>(op))
+      return WalkResult::advance();
+    Type narrow;
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type type : types)
+      if (!narrow && isNarrowFloat(type))
+        narrow = getElementTypeOrSelf(type);
+    if (!narrow)
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "computes on " << narrow
+        << ", which has no arithmetic in the lowering; compute on f16, bf16, "
+           "f32 or f64 and truncate the result to store it";
+    diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult ParallelOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getExtents().size())
@@ -887,7 +1035,9 @@ LogicalResult ParallelOp::verifyRegions() {
     diag.attachNote(getLoc()) << "enclosing 'tile.parallel' here";
     return WalkResult::interrupt();
   });
-  return failure(nested.wasInterrupted());
+  if (nested.wasInterrupted() || failed(verifyFragmentIndices(*this)))
+    return failure();
+  return verifyBodyArithmetic(*this);
 }
 
 //===----------------------------------------------------------------------===//

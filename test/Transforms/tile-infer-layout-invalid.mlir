@@ -186,23 +186,6 @@ func.func @fragment_not_allocated(%F: memref<64x64xf32, #tile.fragment>) {
 
 // -----
 
-func.func @fragment_index(%A: memref<64xf32>) {
-  %c1 = arith.constant 1 : index
-  tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %F = tile.alloc : memref<65xf32, #tile.fragment>
-    // expected-note @below {{enclosing 'tile.parallel'}}
-    tile.parallel (%i) in (64) {
-      %n = arith.addi %i, %c1 : index
-      // expected-error @below {{'memref.load' op indexes fragment %0 with something other than an induction variable of the enclosing 'tile.parallel' or a constant; a thread can only reach the elements it holds}}
-      %x = memref.load %F[%n] : memref<65xf32, #tile.fragment>
-      memref.store %x, %A[%i] : memref<64xf32>
-    }
-  }
-  return
-}
-
-// -----
-
 func.func @copy_part_of_fragment(%A: memref<64xf32>) {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {

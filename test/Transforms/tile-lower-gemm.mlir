@@ -140,15 +140,12 @@ func.func @int8_nt(%A: memref<64x64xi8>, %B: memref<64x64xi8>, %C: memref<64x64x
 
 // -----
 
-// bf16 and unsigned 8-bit operands, which nvgpu.mma.sync does not lower,
-// go to nvvm.mma.sync on 32-bit registers (the u8 tiles are left unfilled:
-// copies do not convert unsigned types).
+// bf16 operands, which nvgpu.mma.sync does not lower, go to nvvm.mma.sync
+// on 32-bit registers.
 
-// CHECK-LABEL: func.func @bf16_u8
+// CHECK-LABEL: func.func @bf16
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<u8>, multiplicandBPtxType = #nvvm.mma_type<u8>, shape = #nvvm.shape<m = 16, n = 8, k = 32>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
-func.func @bf16_u8(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64xf32>,
-                   %R: memref<64x64xi32>) {
+func.func @bf16(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(32) {
@@ -159,11 +156,6 @@ func.func @bf16_u8(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64
     tile.copy %B[%c0, %c0] -> %Bs : memref<64x64xbf16> -> memref<16x8xbf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs -> %Cf clear_accum : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x8xbf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
     tile.copy %Cf -> %C[%c0, %c0] : memref<16x8xf32, #tile.fragment> -> memref<64x64xf32>
-    %Ps = tile.alloc : memref<16x32xui8, #gpu.address_space<workgroup>>
-    %Qs = tile.alloc : memref<8x32xui8, #gpu.address_space<workgroup>>
-    %Rf = tile.alloc : memref<16x8xi32, #tile.fragment>
-    tile.gemm %Ps, %Qs -> %Rf transpose_b clear_accum : memref<16x32xui8, #gpu.address_space<workgroup>>, memref<8x32xui8, #gpu.address_space<workgroup>> -> memref<16x8xi32, #tile.fragment>
-    tile.copy %Rf -> %R[%c0, %c0] : memref<16x8xi32, #tile.fragment> -> memref<64x64xi32>
   }
   return
 }

@@ -11,6 +11,7 @@
 #include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -206,6 +207,36 @@ struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
 
+  /// Functions pass global memory only: a memref argument or result in a
+  /// GPU or tile memory space (shared, local, fragment, and even an explicit
+  /// global one) has no address space in the pipeline's func-to-llvm, which
+  /// lowers host functions and those of hand-written gpu.modules alike.
+  /// Kernels reach on-chip memory through tile.alloc instead.
+  static LogicalResult verifyFunctionSignatures(ModuleOp module) {
+    bool ok = true;
+    module.walk([&](func::FuncOp func) {
+      FunctionType type = func.getFunctionType();
+      auto check = [&](StringRef role, unsigned i, Type t) {
+        auto memref = dyn_cast<MemRefType>(t);
+        if (!ok || !memref || !memref.getMemorySpace() ||
+            isa<IntegerAttr>(memref.getMemorySpace()))
+          return;
+        func.emitError() << "function @" << func.getSymName() << " " << role
+                         << " " << i << " of type " << memref
+                         << ", in memory space " << memref.getMemorySpace()
+                         << ", which function lowering cannot map; pass "
+                            "global memory as a memref without a memory "
+                            "space";
+        ok = false;
+      };
+      for (auto [i, t] : llvm::enumerate(type.getInputs()))
+        check("takes argument", i, t);
+      for (auto [i, t] : llvm::enumerate(type.getResults()))
+        check("returns result", i, t);
+    });
+    return success(ok);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (sharedAlignment < 1 || !llvm::isPowerOf2_64(sharedAlignment)) {
@@ -213,6 +244,8 @@ struct ConvertTileToGPUPass
                          << sharedAlignment.getValue();
       return signalPassFailure();
     }
+    if (failed(verifyFunctionSignatures(module)))
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     IRRewriter rewriter(&getContext());

@@ -96,7 +96,9 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
   // The upstream GPU-to-NVVM pipeline, with the fix-ups of the dynamic
   // shared-memory symbol and of tensor-map parameters between device
   // lowering and serialization, and the host's tensor maps encoded before
-  // gpu-to-llvm lowers the launches.
+  // gpu-to-llvm lowers the launches. Debug locations are stripped from the
+  // kernels only after their lowering, so that its errors keep the place
+  // in the source.
   std::string features =
       options.features.empty() ? "" : " features=" + options.features;
   std::string upstream = llvm::formatv(
@@ -105,10 +107,10 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}},"
       "lower-affine,convert-arith-to-llvm{{{5}},convert-index-to-llvm{{{5}},"
       "canonicalize,cse,"
-      "gpu.module(strip-debuginfo,tile-convert-nvgpu-to-nvvm{{{5}},"
+      "gpu.module(tile-convert-nvgpu-to-nvvm{{{5}},"
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
-      "tile-grid-constant-tensor-maps),"
+      "tile-grid-constant-tensor-maps,strip-debuginfo),"
       "tile-lower-host-tensor-maps{{{5}},gpu-to-llvm,"
       "gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",

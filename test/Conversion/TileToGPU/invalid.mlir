@@ -18,3 +18,30 @@ func.func @fragment(%n: index) {
   }
   return
 }
+
+// -----
+
+// Host code passes global memory only: a shared-memory argument of the
+// function that launches the kernel has no address on the host.
+// expected-error @+1 {{function @host_shared_argument takes argument 1 of type 'memref<4x3xf32, #gpu.address_space<workgroup>>', in memory space #gpu.address_space<workgroup>, which function lowering cannot map; pass global memory as a memref without a memory space}}
+func.func @host_shared_argument(%n: index, %out: memref<4x3xf32, #gpu.address_space<workgroup>>) {
+  tile.kernel blocks(%bx) in (%n) threads(4) {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{function @host_fragment_result returns result 0 of type 'memref<4xf32, #tile.fragment>', in memory space #tile.fragment, which function lowering cannot map; pass global memory as a memref without a memory space}}
+func.func private @host_fragment_result() -> memref<4xf32, #tile.fragment>
+
+// -----
+
+// Functions of a hand-written gpu.module are lowered by the same
+// func-to-llvm.
+gpu.module @m {
+  // expected-error @+1 {{function @device_shared_argument takes argument 0 of type 'memref<128xf16, #gpu.address_space<workgroup>>', in memory space #gpu.address_space<workgroup>, which function lowering cannot map; pass global memory as a memref without a memory space}}
+  func.func @device_shared_argument(%s: memref<128xf16, #gpu.address_space<workgroup>>) {
+    return
+  }
+}

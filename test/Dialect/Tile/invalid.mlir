@@ -369,9 +369,43 @@ func.func @kernel_generic_bad_threads(%n: index) {
   return
 }
 
+// -----
+
+// Scalars a kernel captures become kernel parameters, which PTX has of 8
+// to 64 bits.
+func.func @kernel_captures_i4(%n: index, %v: i4) {
+  // expected-error @+1 {{'tile.kernel' op captures a value of type 'i4', which cannot be a kernel parameter; pass i8, i16, i32 or i64 and convert it inside the kernel}}
+  tile.kernel blocks(%x) in (%n) threads(8) {
+    %f = tile.alloc : memref<4x4xi4, #gpu.address_space<workgroup>>
+    // expected-note @+1 {{used here}}
+    tile.fill %f, %v : memref<4x4xi4, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // tile.alloc
 //===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @alloc_unsigned(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.alloc' op unsupported element type 'ui32' for the allocation: integer element types must be signless (i32)}}
+    %a = tile.alloc : memref<2x4xui32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_tf32(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.alloc' op unsupported element type 'tf32' for the allocation: tf32 cannot be stored; use f32 (tile.gemm computes f32 operands as tf32)}}
+    %a = tile.alloc : memref<64x32xtf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
 
 // -----
 
@@ -548,6 +582,29 @@ func.func @alloc_unranked(%n: index) {
 //===----------------------------------------------------------------------===//
 // tile.copy
 //===----------------------------------------------------------------------===//
+
+// -----
+
+// Global memory is written without a memory space.
+func.func @copy_explicit_global(%n: index, %g: memref<64xf16, #gpu.address_space<global>>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op unsupported memory space #gpu.address_space<global> for the source 'memref<64xf16, #gpu.address_space<global>>'}}
+    tile.copy %g -> %s : memref<64xf16, #gpu.address_space<global>> -> memref<64xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_signed(%n: index, %g: memref<64xsi8>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64xi8, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op unsupported element type 'si8' for the source: integer element types must be signless (i8)}}
+    tile.copy %g -> %s : memref<64xsi8> -> memref<64xi8, #gpu.address_space<workgroup>>
+  }
+  return
+}
 
 // -----
 
@@ -1002,7 +1059,7 @@ func.func @gemm_dtypes(%n: index) {
     %a = tile.alloc : memref<64x32xbf16, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<32x64xbf16, #gpu.address_space<workgroup>>
     %c = tile.alloc : memref<64x64xf16, #tile.fragment>
-    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'bf16', B 'bf16', C 'f16' (supported A x B -> C: f16 x f16 -> f32, f16 x f16 -> f16, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32, ui8 x ui8 -> i32, f8E4M3FN x f8E4M3FN -> f32, f8E4M3FN x f8E5M2 -> f32, f8E5M2 x f8E4M3FN -> f32, f8E5M2 x f8E5M2 -> f32, f8E4M3FNUZ x f8E4M3FNUZ -> f32, f8E4M3FNUZ x f8E5M2FNUZ -> f32, f8E5M2FNUZ x f8E4M3FNUZ -> f32, f8E5M2FNUZ x f8E5M2FNUZ -> f32)}}
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'bf16', B 'bf16', C 'f16' (supported A x B -> C: f16 x f16 -> f32, f16 x f16 -> f16, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32, f8E4M3FN x f8E4M3FN -> f32, f8E4M3FN x f8E5M2 -> f32, f8E5M2 x f8E4M3FN -> f32, f8E5M2 x f8E5M2 -> f32, f8E4M3FNUZ x f8E4M3FNUZ -> f32, f8E4M3FNUZ x f8E5M2FNUZ -> f32, f8E5M2FNUZ x f8E4M3FNUZ -> f32, f8E5M2FNUZ x f8E5M2FNUZ -> f32)}}
     tile.gemm %a, %b -> %c : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
   }
   return
@@ -1018,6 +1075,52 @@ func.func @gemm_mixed_dtypes(%n: index) {
     %c = tile.alloc : memref<64x64xf32, #tile.fragment>
     // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'f16', B 'bf16', C 'f32'}}
     tile.gemm %a, %b -> %c : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Unsigned and signed 8-bit operands: the lowering multiplies signless i8
+// only.
+func.func @gemm_unsigned(%n: index, %a: memref<64x32xui8, #gpu.address_space<workgroup>>, %b: memref<32x64xui8, #gpu.address_space<workgroup>>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %c = tile.alloc : memref<64x64xi32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'ui8', B 'ui8', C 'i32' (supported: f16 -> f32|f16, bf16 -> f32, f32 -> f32, f64 -> f64, i8 -> i32, f8E4M3FN|f8E5M2 -> f32|f16, f8E4M3FNUZ|f8E5M2FNUZ -> f32)}}
+    tile.gemm %a, %b -> %c : memref<64x32xui8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// The buffers of a u8 gemm are rejected where they are made.
+func.func @gemm_unsigned_buffers(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.alloc' op unsupported element type 'ui8' for the allocation: integer element types must be signless (i8)}}
+    %a = tile.alloc : memref<64x32xui8, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_mixed_sign(%n: index, %a: memref<64x32xsi8, #gpu.address_space<workgroup>>, %b: memref<32x64xi8, #gpu.address_space<workgroup>>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %c = tile.alloc : memref<64x64xi32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'si8', B 'i8', C 'i32'}}
+    tile.gemm %a, %b -> %c : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_tf32(%n: index, %a: memref<64x32xtf32, #gpu.address_space<workgroup>>, %b: memref<32x64xtf32, #gpu.address_space<workgroup>>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op unsupported element types: A 'tf32', B 'tf32', C 'f32'}}
+    tile.gemm %a, %b -> %c : memref<64x32xtf32, #gpu.address_space<workgroup>>, memref<32x64xtf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
   }
   return
 }
@@ -1161,6 +1264,29 @@ func.func @gemm_generic_bad_policy(%n: index) {
 //===----------------------------------------------------------------------===//
 // tile.reduce / tile.cumsum
 //===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_fp8(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64x64xf8E4M3FN, #tile.fragment>
+    %d = tile.alloc : memref<64xf8E4M3FN, #tile.fragment>
+    // expected-error @+1 {{'tile.reduce' op unsupported element type 'f8E4M3FN' for the source: expected an integer or f16, bf16, f32 or f64}}
+    tile.reduce sum %s -> %d dim(1) : memref<64x64xf8E4M3FN, #tile.fragment> -> memref<64xf8E4M3FN, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @cumsum_fp8(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64xf8E5M2, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cumsum' op unsupported element type 'f8E5M2' for the source: expected an integer or f16, bf16, f32 or f64}}
+    tile.cumsum %s -> %s dim(0) : memref<64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64xf8E5M2, #gpu.address_space<workgroup>>
+  }
+  return
+}
 
 // -----
 
@@ -1330,6 +1456,41 @@ func.func @cumsum_shape(%n: index) {
 
 // -----
 
+// Atomics update bytes and wider: an i1 fragment has no atomic add.
+func.func @atomic_i1(%n: index, %g: memref<64x64xi1>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64x64xi1, #tile.fragment>
+    // expected-error @+1 {{'tile.atomic' op unsupported element type 'i1' for the source: atomics update i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    tile.atomic add %f -> %g[%c0, %c0] : memref<64x64xi1, #tile.fragment> -> memref<64x64xi1>
+  }
+  return
+}
+
+// -----
+
+func.func @atomic_index(%n: index, %g: memref<64xindex>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64xindex, #tile.fragment>
+    // expected-error @+1 {{'tile.atomic' op unsupported element type 'index' for the source: atomics update i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    tile.atomic max %f -> %g : memref<64xindex, #tile.fragment> -> memref<64xindex>
+  }
+  return
+}
+
+// -----
+
+func.func @atomic_fp8(%n: index, %g: memref<64xf8E4M3FN>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64xf8E4M3FN, #tile.fragment>
+    // expected-error @+1 {{'tile.atomic' op unsupported element type 'f8E4M3FN' for the source: expected an integer or f16, bf16, f32 or f64}}
+    tile.atomic add %f -> %g : memref<64xf8E4M3FN, #tile.fragment> -> memref<64xf8E4M3FN>
+  }
+  return
+}
+
+// -----
+
 func.func @atomic_global_source(%n: index, %g: memref<64xf32>) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     // expected-error @+1 {{'tile.atomic' op expected the source to be an on-chip buffer (shared, fragment or local), got global 'memref<64xf32>'}}
@@ -1442,6 +1603,73 @@ func.func @atomic_bad_kind(%n: index, %g: memref<64xf32>) {
 //===----------------------------------------------------------------------===//
 // tile.parallel
 //===----------------------------------------------------------------------===//
+
+// -----
+
+// A fragment is indexed by the loop's own induction variables (or
+// constants): the iteration runs on the thread holding that point.
+func.func @parallel_fragment_index(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i, %j) in (64, 64) {
+      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than an induction variable of the enclosing 'tile.parallel' or a non-negative constant (index 1); a thread can only reach the elements it holds}}
+      %v = memref.load %f[%i, %x] : memref<64x64xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_fragment_index_computed(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64xf32, #tile.fragment>
+    %v = arith.constant 1.0 : f32
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (64) {
+      %c1 = arith.constant 1 : index
+      %k = arith.addi %i, %c1 : index
+      // expected-error @+1 {{'memref.store' op indexes a fragment with something other than an induction variable of the enclosing 'tile.parallel' or a non-negative constant (index 0)}}
+      memref.store %v, %f[%k] : memref<64xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// The body computes on f16 or wider: fp8 values are stored, not computed
+// on.
+func.func @parallel_fp8_arithmetic(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf8E4M3FN, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (128) {
+      %v = memref.load %f[%i] : memref<128xf8E4M3FN, #tile.fragment>
+      // expected-error @+1 {{'arith.addf' op computes on 'f8E4M3FN', which has no arithmetic in the lowering; compute on f16, bf16, f32 or f64 and truncate the result to store it}}
+      %s = arith.addf %v, %v : f8E4M3FN
+      memref.store %s, %f[%i] : memref<128xf8E4M3FN, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_fp8_extf(%n: index, %out: memref<128xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<128xf8E5M2, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (128) {
+      %v = memref.load %f[%i] : memref<128xf8E5M2, #tile.fragment>
+      // expected-error @+1 {{'arith.extf' op computes on 'f8E5M2'}}
+      %w = arith.extf %v : f8E5M2 to f32
+      memref.store %w, %out[%i] : memref<128xf32>
+    }
+  }
+  return
+}
 
 // -----
 

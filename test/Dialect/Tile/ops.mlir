@@ -218,10 +218,6 @@ func.func @gemm_dtypes(%n: index) {
     %be5 = tile.alloc : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
     %au4 = tile.alloc : memref<64x32xf8E4M3FNUZ, #gpu.address_space<workgroup>>
     %bu5 = tile.alloc : memref<32x64xf8E5M2FNUZ, #gpu.address_space<workgroup>>
-    %as8 = tile.alloc : memref<64x32xsi8, #gpu.address_space<workgroup>>
-    %bs8 = tile.alloc : memref<32x64xsi8, #gpu.address_space<workgroup>>
-    %au8 = tile.alloc : memref<64x32xui8, #gpu.address_space<workgroup>>
-    %bu8 = tile.alloc : memref<32x64xui8, #gpu.address_space<workgroup>>
     %c32 = tile.alloc : memref<64x64xf32, #tile.fragment>
     %c16 = tile.alloc : memref<64x64xf16, #tile.fragment>
     %ci = tile.alloc : memref<64x64xi32, #tile.fragment>
@@ -235,13 +231,9 @@ func.func @gemm_dtypes(%n: index) {
     tile.gemm %a32, %b32 -> %c32 : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     tile.gemm %a8, %b8 -> %ci : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // CHECK: memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xsi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    tile.gemm %as8, %bs8 -> %ci : memref<64x32xsi8, #gpu.address_space<workgroup>>, memref<32x64xsi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // CHECK: memref<64x32xui8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    tile.gemm %au8, %bu8 -> %ci : memref<64x32xui8, #gpu.address_space<workgroup>>, memref<32x64xui8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
-    // The instruction chosen for a gemm, signless i8 computed as si8.
-    // CHECK: tile.gemm %{{.*}}, %{{.*}} -> %{{.*}} {mma = #tile.mma<mma_sync m16n8k32, si8 x si8 -> i32, groups 2x2>}
-    tile.gemm %a8, %b8 -> %ci {mma = #tile.mma<mma_sync m16n8k32, si8 x si8 -> i32, groups 2x2>} : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    // The instruction chosen for a gemm.
+    // CHECK: tile.gemm %{{.*}}, %{{.*}} -> %{{.*}} {mma = #tile.mma<mma_sync m16n8k32, i8 x i8 -> i32, groups 2x2>}
+    tile.gemm %a8, %b8 -> %ci {mma = #tile.mma<mma_sync m16n8k32, i8 x i8 -> i32, groups 2x2>} : memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     tile.gemm %ae4, %be4 -> %c32 : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
     // CHECK: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E5M2, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>

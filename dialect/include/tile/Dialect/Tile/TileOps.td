@@ -211,7 +211,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     The element types (A x B -> C) are those some known target's tensor
     cores compute (the `mma` lists of `#tile.target`): f16 x f16 -> f32 or
     f16; bf16 x bf16 -> f32; f32 x f32 -> f32 (computed as tf32 on NVIDIA);
-    i8 x i8 -> i32 (signless or signed) and ui8 x ui8 -> i32; f8E4M3FN /
+    i8 x i8 -> i32 (signless: tile operators take no signed or unsigned
+    integer types); f8E4M3FN /
     f8E5M2 in any combination -> f32 (sm_90a); f8E4M3FNUZ / f8E5M2FNUZ in
     any combination -> f32 (gfx942). Inside a module with a `tile.target`,
     that target must offer them.

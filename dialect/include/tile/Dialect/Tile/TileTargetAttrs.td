@@ -75,8 +75,7 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
     units split the gemm's C tile, M x N: warps for `mma_sync` and `mfma`,
     warpgroups for `wgmma`.
 
-    An integer type without signedness is signed: `i8` and `si8` match each
-    other, `ui8` matches only `ui8`.
+    Integer types are signless, as in every tile operator.
   }];
   let parameters = (ins
     "::mlir::tile::MmaFamily":$kind,
@@ -91,8 +90,7 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
     }]>
   ];
   let extraClassDeclaration = [{
-    /// True when the instruction computes `a` x `b` -> `c`; an integer type
-    /// without signedness counts as signed (`i8` is `si8`).
+    /// True when the instruction computes `a` x `b` -> `c`.
     bool accepts(::mlir::Type a, ::mlir::Type b, ::mlir::Type c) const;
     /// True when the instruction reads shared-memory operands through the
     /// async proxy (wgmma), so generic-proxy writes to them need a
