@@ -440,6 +440,8 @@ static LogicalResult verifyCapturedScalars(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
+static LogicalResult verifyBodyArithmetic(Operation *scope, Region &body);
+
 LogicalResult KernelOp::verifyRegions() {
   Block &entry = getBody().front();
   if (entry.getNumArguments() != getGrid().size())
@@ -483,7 +485,7 @@ LogicalResult KernelOp::verifyRegions() {
                          "tile.copy or tile.fill";
     return WalkResult::interrupt();
   });
-  if (walk.wasInterrupted())
+  if (walk.wasInterrupted() || failed(verifyBodyArithmetic(*this, getBody())))
     return failure();
   return verifyCapturedScalars(*this);
 }
@@ -978,16 +980,17 @@ static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
   return failure(result.wasInterrupted());
 }
 
-/// Verifies that the arith and math operations in the body of `parallel`
-/// compute on floats of 16 bits or more: the NVVM lowering has no
-/// arithmetic (extf included) on fp8, fp6 or fp4 values, only constants,
-/// selects, bitcasts and truncations to them, which store results.
-static LogicalResult verifyBodyArithmetic(ParallelOp parallel) {
+/// Verifies that the arith and math operations in `body` (of `scope`, a
+/// tile.parallel or a tile.kernel) compute on floats of 16 bits or more:
+/// the NVVM lowering has no arithmetic (extf included) on fp8, fp6 or fp4
+/// values, only constants, selects, bitcasts and truncations to them, which
+/// store results.
+static LogicalResult verifyBodyArithmetic(Operation *scope, Region &body) {
   auto isNarrowFloat = [](Type type) {
     auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     return element && element.getWidth() < 16;
   };
-  WalkResult result = parallel.getBody().walk([&](Operation *op) {
+  WalkResult result = body.walk([&](Operation *op) {
     StringRef dialect = op->getName().getDialectNamespace();
     if ((dialect != "arith" && dialect != "math") ||
         isa<arith::ConstantOp, arith::SelectOp, arith::TruncFOp,
@@ -1006,7 +1009,8 @@ static LogicalResult verifyBodyArithmetic(ParallelOp parallel) {
         << "computes on " << narrow
         << ", which has no arithmetic in the lowering; compute on f16, bf16, "
            "f32 or f64 and truncate the result to store it";
-    diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
+    diag.attachNote(scope->getLoc())
+        << "enclosing '" << scope->getName() << "' here";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -1037,7 +1041,7 @@ LogicalResult ParallelOp::verifyRegions() {
   });
   if (nested.wasInterrupted() || failed(verifyFragmentIndices(*this)))
     return failure();
-  return verifyBodyArithmetic(*this);
+  return verifyBodyArithmetic(*this, getBody());
 }
 
 //===----------------------------------------------------------------------===//
