@@ -68,11 +68,11 @@ MlirPass mlirTileCreateCheckResourcesPass(MlirStringRef chip, bool remarks) {
 
 bool mlirTileGetChipLimits(MlirStringRef chip, int64_t *sharedBytes,
                            int64_t *registersPerThread) {
-  std::optional<ChipLimits> limits = getChipLimits(unwrap(chip));
+  std::optional<TargetLimits> limits = lookupTargetLimits(unwrap(chip));
   if (!limits)
     return false;
   if (sharedBytes)
-    *sharedBytes = limits->sharedBytes;
+    *sharedBytes = limits->sharedPerBlock;
   if (registersPerThread)
     *registersPerThread = limits->registersPerThread;
   return true;
@@ -107,12 +107,10 @@ MlirLogicalResult mlirTileKernelOpCheckResources(MlirOperation op,
   KernelOp kernel = getKernel(op);
   if (!kernel)
     return mlirLogicalResultFailure();
-  std::optional<ChipLimits> limits = getChipLimits(unwrap(chip));
-  if (!limits) {
-    kernel.emitError() << "unknown chip '" << unwrap(chip) << "'";
+  FailureOr<TargetAttr> target = resolveTarget(kernel, unwrap(chip));
+  if (failed(target))
     return mlirLogicalResultFailure();
-  }
-  return wrap(checkKernelResources(kernel, *limits, remarks));
+  return wrap(checkKernelResources(kernel, *target, remarks));
 }
 
 MlirLogicalResult mlirTileKernelOpPipelineLoops(MlirOperation op) {
@@ -124,10 +122,8 @@ MlirLogicalResult mlirTileKernelOpPipelineLoops(MlirOperation op) {
 }
 
 MlirLogicalResult mlirTileKernelOpLower(MlirOperation op) {
-  LoweringOptions defaults;
-  return mlirTileKernelOpLowerForChip(
-      op, mlirStringRefCreate(defaults.chip.data(), defaults.chip.size()),
-      defaults.warpSpecialize);
+  return mlirTileKernelOpLowerForChip(op, mlirStringRefCreate(nullptr, 0),
+                                      LoweringOptions().warpSpecialize);
 }
 
 MlirLogicalResult mlirTileKernelOpLowerForChip(MlirOperation op,
@@ -137,8 +133,11 @@ MlirLogicalResult mlirTileKernelOpLowerForChip(MlirOperation op,
   if (!kernel)
     return mlirLogicalResultFailure();
   loadLoweringDialects(kernel->getContext());
+  FailureOr<TargetAttr> target = resolveTarget(kernel, unwrap(chip));
+  if (failed(target))
+    return mlirLogicalResultFailure();
   LoweringOptions options;
-  options.chip = unwrap(chip).str();
+  options.target = *target;
   options.warpSpecialize = warpSpecialize;
   return wrap(lowerKernel(kernel, options));
 }

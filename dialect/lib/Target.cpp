@@ -211,6 +211,10 @@ TargetAttr mlir::tile::lookupTarget(MLIRContext *ctx, StringRef chip) {
   const ChipEntry *entry = findChip(chip);
   if (!entry)
     return {};
+  // Its attributes need the dialect. Passes declare it as a dependency, so
+  // this only loads it for callers outside a pass (tools, the C API).
+  if (!ctx->getLoadedDialect<TileDialect>())
+    ctx->getOrLoadDialect<TileDialect>();
   SmallVector<MmaAttr> mma;
   for (ArrayRef<MmaEntry> list : entry->mma)
     for (const MmaEntry &e : list)
@@ -220,6 +224,14 @@ TargetAttr mlir::tile::lookupTarget(MLIRContext *ctx, StringRef chip) {
                          entry->sharedPerBlock, entry->sharedPerSm,
                          entry->registersPerThread, entry->registersPerSm, mma,
                          entry->features);
+}
+
+std::optional<TargetLimits> mlir::tile::lookupTargetLimits(StringRef chip) {
+  const ChipEntry *entry = findChip(chip);
+  if (!entry)
+    return std::nullopt;
+  return TargetLimits{entry->vendor, entry->sharedPerBlock,
+                      entry->registersPerThread};
 }
 
 TargetAttr mlir::tile::getDefaultTarget(MLIRContext *ctx) {

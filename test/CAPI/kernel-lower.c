@@ -61,13 +61,17 @@ static const char *status(MlirLogicalResult r) {
   return mlirLogicalResultIsSuccess(r) ? "success" : "failure";
 }
 
-/// kModule parsed and its layouts inferred for `chip`; prints the outcome.
+/// kModule parsed, compiled for `chip` and its layouts inferred; prints the
+/// outcome.
 static MlirModule parseAndInfer(MlirContext ctx, const char *chip) {
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
   char pipeline[96];
+  // The target is attached once; inference, pipelining and lowering read
+  // it from the IR.
   snprintf(pipeline, sizeof(pipeline),
-           "builtin.module(tile-infer-layout{chip=%s})", chip);
+           "builtin.module(tile-attach-target{chip=%s},tile-infer-layout)",
+           chip);
   fprintf(stderr, "infer %s: %s\n", chip,
           status(mlirTileRunPassPipeline(
               mlirModuleGetOperation(module),

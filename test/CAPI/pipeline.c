@@ -163,14 +163,14 @@ static void testPassManager(MlirContext ctx) {
   // CHECK-NEXT: pass manager: success
   mlirPassManagerDestroy(pm);
 
-  // An unknown chip is reported when the pass runs.
+  // An unknown chip is reported when the pass runs, at the kernel.
   pm = mlirPassManagerCreate(ctx);
   mlirPassManagerAddOwnedPass(
       pm, mlirTileCreateCheckResourcesPass(
               mlirStringRefCreateFromCString("sm_12"), false));
   res = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   fprintf(stderr, "unknown chip: %s\n", result(res));
-  // CHECK-NEXT: error at loc("-":0:0): unknown chip 'sm_12'
+  // CHECK-NEXT: error at loc("-":9:3): unknown chip 'sm_12'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942
   // CHECK-NEXT: unknown chip: failure
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
@@ -242,7 +242,7 @@ static void testBadPipelines(MlirContext ctx) {
   // CHECK: builtin.module(canonicalize: failure
 
   run(moduleOp, "builtin.module(tile-check-resources{chip=sm_12})");
-  // CHECK-NEXT: error at loc("-":0:0): unknown chip 'sm_12'
+  // CHECK-NEXT: error at loc("-":9:3): unknown chip 'sm_12'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942
   // CHECK-NEXT: builtin.module(tile-check-resources{chip=sm_12}): failure
 
   run(moduleOp, "func.func(canonicalize)");

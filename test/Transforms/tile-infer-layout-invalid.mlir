@@ -1,9 +1,9 @@
-// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-infer-layout -o /dev/null
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-attach-target=chip=sm_80 -tile-infer-layout -o /dev/null
 // RUN: not tile-opt %s -split-input-file -tile-infer-layout=chip=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not tile-opt %s -split-input-file -tile-infer-layout=vector-bytes=12 -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC
 
 // Options are checked.
-// CHIP: error: tile-infer-layout: unknown chip 'sm_75'
+// CHIP: error: unknown chip 'sm_75'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942
 // VEC: error: tile-infer-layout: vector-bytes must be a power of two, got 12
 
 // An annotated accumulator that is not the mma fragment the gemm needs is

@@ -1,6 +1,6 @@
-// RUN: tile-opt %s -split-input-file -tile-infer-layout | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_80 -tile-infer-layout | FileCheck %s
 // Inferred layouts are annotations a second run accepts and keeps:
-// RUN: tile-opt %s -split-input-file -tile-infer-layout -tile-infer-layout \
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_80 -tile-infer-layout -tile-infer-layout \
 // RUN:   | FileCheck %s
 
 // The GEMM of examples/gemm.mlir: A and B in shared memory get the NVIDIA

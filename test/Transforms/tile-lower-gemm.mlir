@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tile-attach-target=chip=sm_80 -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
 
 // One warp, C of 32x16 (2x2 mma atoms), K of 32 (two k16 steps). A (M x K)
 // is read with ldmatrix.x4, B (K x N, stored K-outer) with ldmatrix.x4.trans

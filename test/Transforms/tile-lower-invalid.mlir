@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tile-lower -split-input-file -verify-diagnostics
+// RUN: tile-opt %s -tile-attach-target=chip=sm_80 -tile-lower -split-input-file -verify-diagnostics
 
 func.func @missing_loop(%A: memref<?x?xf32>, %i: index) {
   %c1 = arith.constant 1 : index
@@ -95,8 +95,24 @@ func.func @gemm_fp8() {
     %a = tile.alloc : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' (supported: f16 -> f32|f16, bf16 -> f32, f32 (as tf32) -> f32, i8 -> i32)}}
+    // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' on its target sm_80}}
     tile.gemm %a, %b -> %c : memref<16x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// tile-lower follows the instruction layout inference chose; without one it
+// stops.
+func.func @gemm_without_instruction() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op expected its tensor-core instruction (an 'mma' attribute); run tile-infer-layout first}}
+    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }
@@ -110,7 +126,7 @@ func.func @gemm_k_not_multiple() {
     %b = tile.alloc : memref<8x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
     // expected-error @+1 {{expected M, N and K to be multiples of 16, 8 and 16 (the mma.sync shape m16n8k16), got 16x8x8}}
-    tile.gemm %a, %b -> %c : memref<16x8xf16, #gpu.address_space<workgroup>>, memref<8x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x8xf16, #gpu.address_space<workgroup>>, memref<8x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }
@@ -124,7 +140,7 @@ func.func @gemm_c_not_accumulator() {
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], threads = 32, (d0, d1) -> (d0 * 2 + d1 floordiv 4, d1 mod 4)>} : memref<16x8xf32, #tile.fragment>
     // expected-error @+1 {{expected C laid out as the mma_m16n8k16_c accumulator over 1x1 warps (repeat = [1, 1], repeat_on_thread = [1, 1])}}
-    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }
@@ -139,7 +155,7 @@ func.func @gemm_operand_view() {
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
     // expected-error @+1 {{expected A to be a shared tile.alloc or one slot of a multi-buffered one}}
-    tile.gemm %a, %b -> %c : memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }
@@ -224,7 +240,7 @@ func.func @gemm_a_not_operand_layout() {
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
     // expected-error @+1 {{expected A laid out as the mma_m16n8k16_a operand of 1x1 warps}}
-    tile.gemm %a, %b -> %c : memref<16x16xf16, #tile.fragment>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, #tile.fragment>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }

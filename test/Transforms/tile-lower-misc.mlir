@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tile-lower -split-input-file -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tile-attach-target=chip=sm_80 -tile-lower -split-input-file -canonicalize | FileCheck %s
 
 // fill and clear: every register of a fragment, every element of a local
 // buffer, and the flat shared buffer strided over the block.
@@ -172,7 +172,7 @@ func.func @with_gemm(%A: memref<?x?xf16>, %n: index) {
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
     tile.pipelined %k = %c0 to %n step %c1 stages(2) {
       tile.copy %A[%c0, %k] -> %a {tile.loop = #loop} : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
-      tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+      tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
     }
   }
   return

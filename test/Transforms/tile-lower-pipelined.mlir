@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tile-attach-target=chip=sm_80 -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
 
 // stages(3): the two shared tiles get three slots each ([3, ...] allocs
 // with the swizzle repeated per slot); a two-iteration prologue loop issues

@@ -64,7 +64,8 @@ static cl::opt<std::string> outputDir("o", cl::desc("output directory"),
                                       cl::value_desc("dir"), cl::init("."),
                                       cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("target chip"),
-                                 cl::init("sm_90a"), cl::cat(category));
+                                 cl::init(tile::kDefaultChip.str()),
+                                 cl::cat(category));
 static cl::opt<std::string> features("features",
                                      cl::desc("PTX features, e.g. +ptx80"),
                                      cl::init(""), cl::cat(category));
@@ -1524,10 +1525,10 @@ int main(int argc, char **argv) {
   // Only pipelined loops are warp-specialized.
   bool wantFallback =
       !noFallback && options.warpSpecialize &&
-      tile::chipWarpSpecializes(options.chip) &&
+      tile::warpSpecializes(tile::lookupTarget(&context, options.chip)) &&
       module
           ->walk([](Operation *op) {
-            return op->getName().getStringRef() == "tile.pipelined"
+            return isa<tile::PipelinedOp>(op)
                        ? WalkResult::interrupt()
                        : WalkResult::advance();
           })

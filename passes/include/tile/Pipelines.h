@@ -9,6 +9,7 @@
 #define TILE_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "tile/Dialect/Tile/Target.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -20,7 +21,7 @@ struct TileToNVVMPipelineOptions
     : public PassPipelineOptions<TileToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("target chip, e.g. sm_80 or sm_90a"),
-      llvm::cl::init("sm_90a")};
+      llvm::cl::init(kDefaultChip.str())};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features, e.g. +ptx80 (empty: the chip's default)"),

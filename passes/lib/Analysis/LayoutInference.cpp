@@ -20,6 +20,7 @@
 #include "Analysis/LayoutInference.h"
 #include "Analysis/LayoutInferenceUtils.h"
 #include "Ops/OpModels.h"
+#include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -622,6 +623,11 @@ LogicalResult LayoutInferenceState::run() {
 }
 
 LogicalResult mlir::tile::inferLayouts(KernelOp kernel,
-                                       const InferLayoutOptions &options) {
+                                       const InferLayoutOptions &given) {
+  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
+  if (failed(target))
+    return failure();
+  InferLayoutOptions options = given;
+  options.target = *target;
   return LayoutInferenceState(kernel, options).run();
 }

@@ -112,6 +112,10 @@ public:
   int64_t getThreads() const { return threads; }
   /// Records that the current level fixed something.
   void markProgress() { progress = true; }
+  /// What inference chose for `op` besides layouts (a gemm's instruction),
+  /// written into the IR by the op at the Commit level; null if nothing.
+  void setChoice(Operation *op, Attribute choice) { choices[op] = choice; }
+  Attribute getChoice(Operation *op) const { return choices.lookup(op); }
 
   /// Registers buffer `value` (a tile.alloc result) with what is known.
   void addBuffer(Value value, BufferLayout buffer);
@@ -171,7 +175,7 @@ private:
   LoopSite *getLoop(Operation *op);
 
   KernelOp kernel;
-  const InferLayoutOptions &options;
+  InferLayoutOptions options;
   MLIRContext *ctx;
   int64_t threads;
   bool progress = false;
@@ -180,6 +184,7 @@ private:
   DenseMap<Operation *, unsigned> loopIndex;
   SmallVector<Derivation, 0> derivations;
   DenseMap<Operation *, unsigned> derivationIndex;
+  DenseMap<Operation *, Attribute> choices;
   std::unique_ptr<AsmState> asmState;
 };
 

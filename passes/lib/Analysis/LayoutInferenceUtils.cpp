@@ -468,25 +468,17 @@ mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
 }
 
 std::optional<WgmmaPlan>
-mlir::tile::planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared,
-                      bool bShared, bool transposeA, bool transposeB,
-                      ArrayRef<int64_t> aShape, ArrayRef<int64_t> bShape,
-                      int64_t m, int64_t n, int64_t k, int64_t threads,
-                      GemmPolicy policy) {
-  // wgmma exists only in the architecture-specific sm_90a target.
-  if (chip != "sm_90a" || !aShared || !bShared || !c.isF32())
+mlir::tile::planWgmma(MmaAttr mma, bool aShared, bool bShared, bool transposeA,
+                      bool transposeB, ArrayRef<int64_t> aShape,
+                      ArrayRef<int64_t> bShape, int64_t m, int64_t n, int64_t k,
+                      int64_t threads, GemmPolicy policy) {
+  if (!aShared || !bShared)
     return std::nullopt;
-  auto isF8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
-  int64_t instrK = 16;
-  if (isF8(a) && isF8(b)) {
-    // 8-bit floats: k32, and both operands K-major (A stored M x K, B
-    // stored N x K).
-    if (transposeA || !transposeB)
-      return std::nullopt;
-    instrK = 32;
-  } else if (a != b || !(a.isF16() || a.isBF16())) {
+  Type a = mma.getA();
+  int64_t instrK = mma.getK();
+  // 8-bit operands are read K-major only (A stored M x K, B stored N x K).
+  if (a.getIntOrFloatBitWidth() == 8 && (transposeA || !transposeB))
     return std::nullopt;
-  }
   // Shared operands are read through swizzled descriptors: every operand
   // needs 8-row groups and rows of at least one 32-byte swizzle atom.
   int64_t atom = 32 / (a.getIntOrFloatBitWidth() / 8);
@@ -511,7 +503,8 @@ mlir::tile::planWgmma(StringRef chip, Type a, Type b, Type c, bool aShared,
     // The widest instruction (at most n256) that divides the warpgroup's
     // columns.
     int64_t cols = n / gn;
-    for (int64_t width = std::min<int64_t>(cols, 256); width >= 8; width -= 8)
+    for (int64_t width = std::min<int64_t>(cols, mma.getN()); width >= 8;
+         width -= 8)
       if (cols % width == 0) {
         plan.instrN = width;
         break;

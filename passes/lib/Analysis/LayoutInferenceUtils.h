@@ -67,15 +67,15 @@ struct WgmmaPlan {
   int64_t instrN = 0, k = 16;
 };
 
-/// The wgmma plan of a gemm with A, B, C element types `a`, `b`, `c`, A and
-/// B stored as `aShape` / `bShape` (transposed as the gemm says) and an
-/// M x N x K tile on `threads` threads on `chip`, when wgmma can run it:
-/// sm_90a, both operands in shared memory (`aShared`, `bShared`) and
-/// swizzlable, f16 or bf16 operands (k16) or 8-bit floats stored K-major
-/// (k32) with f32 accumulators, M a multiple of 64 per warpgroup, N of 8,
-/// and whole warpgroups. std::nullopt otherwise (the mma.sync path).
-std::optional<WgmmaPlan> planWgmma(StringRef chip, Type a, Type b, Type c,
-                                   bool aShared, bool bShared, bool transposeA,
+/// The plan of a gemm as `mma` (a wgmma instruction of the target, whose
+/// types the gemm's are), with A and B stored as `aShape` / `bShape`
+/// (transposed as the gemm says) and an M x N x K tile on `threads`
+/// threads, when that instruction can run it: both operands in shared
+/// memory (`aShared`, `bShared`) and swizzlable, 8-bit operands stored
+/// K-major, M a multiple of 64 per warpgroup, N of 8, K of the
+/// instruction's, and whole warpgroups. std::nullopt otherwise.
+std::optional<WgmmaPlan> planWgmma(MmaAttr mma, bool aShared, bool bShared,
+                                   bool transposeA,
                                    bool transposeB, ArrayRef<int64_t> aShape,
                                    ArrayRef<int64_t> bShape, int64_t m,
                                    int64_t n, int64_t k, int64_t threads,

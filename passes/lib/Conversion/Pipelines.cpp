@@ -24,17 +24,16 @@
 #include <mutex>
 
 using namespace mlir;
+using namespace mlir::tile;
 
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToNVVMPipelineOptions &options) {
-  pm.addPass(createTileInferLayout({options.chip, /*vectorBytes=*/16}));
-  if (options.checkResources) {
-    TileCheckResourcesOptions check;
-    check.chip = options.chip;
-    pm.addPass(createTileCheckResources(check));
-  }
+  // The target is attached once; the passes after read it from the IR.
+  pm.addPass(createTileAttachTarget({options.chip}));
+  pm.addPass(createTileInferLayout());
+  if (options.checkResources)
+    pm.addPass(createTileCheckResources());
   TileLowerOptions lower;
-  lower.chip = options.chip;
   lower.warpSpecialize = options.warpSpecialize;
   lower.tmaStore = options.tmaStore;
   pm.addPass(createTileLower(lower));
@@ -64,8 +63,13 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
   StringRef chip = options.chip;
-  if (!chip.starts_with("sm_") || !isPlainOption(chip) || !getChipLimits(chip))
-    return errorHandler("tile-to-nvvm: unknown NVIDIA chip '" + chip + "'");
+  std::optional<TargetLimits> known = lookupTargetLimits(chip);
+  if (!known || !isPlainOption(chip))
+    return errorHandler("tile-to-nvvm: " + getUnknownChipMessage(chip));
+  if (known->vendor != Vendor::nvidia)
+    return errorHandler("tile-to-nvvm: '" + chip +
+                        "' is not an NVIDIA chip; the NVVM pipeline cannot "
+                        "compile for it");
   if (!isPlainOption(options.features))
     return errorHandler("tile-to-nvvm: malformed features '" +
                         options.features + "'");

@@ -69,10 +69,8 @@ static std::optional<MmaKind> selectMma(Type a, Type b, Type c) {
     return MmaKind{16, 2, "mma_m16n8k16", false, true, NVVM::MMATypes::bf16};
   if (a.isF32() && c.isF32())
     return MmaKind{8, 1, "mma_m16n8k8", true, false, std::nullopt};
-  if (a.isInteger(8) && c.isInteger(32))
-    return a.isUnsignedInteger()
-               ? MmaKind{32, 4, "mma_m16n8k32", false, true, NVVM::MMATypes::u8}
-               : MmaKind{32, 4, "mma_m16n8k32", false, false, std::nullopt};
+  if (a.isSignlessInteger(8) && c.isSignlessInteger(32))
+    return MmaKind{32, 4, "mma_m16n8k32", false, false, std::nullopt};
   return std::nullopt;
 }
 
@@ -161,23 +159,26 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
   MemRefType aType = op.getA().getType(), bType = op.getB().getType(),
              cType = op.getC().getType();
   Type aElt = aType.getElementType(), cElt = cType.getElementType();
-  {
-    auto space = [](Value v) {
-      return getMemorySpace(cast<MemRefType>(v.getType()));
-    };
-    int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
-    if (std::optional<WgmmaPlan> plan =
-            planWgmma(options.chip, aElt, bType.getElementType(), cElt,
-                      space(op.getA()) == MemorySpace::Shared ||
-                          (space(op.getA()) == MemorySpace::Fragment &&
-                           isWgmmaRegisterA(aElt, op.getTransposeA())),
-                      space(op.getB()) == MemorySpace::Shared,
-                      op.getTransposeA(), op.getTransposeB(), aType.getShape(),
-                      bType.getShape(), cType.getDimSize(0),
-                      cType.getDimSize(1), kDim, threads, op.getPolicy()))
-      if (std::optional<LogicalResult> done = lowerWgmma(op, *plan))
-        return *done;
+  // Layout inference chose the instruction; its layouts fit it.
+  MmaAttr instruction = op.getMmaAttr();
+  if (!instruction)
+    return op.emitOpError() << "expected its tensor-core instruction (an "
+                               "'mma' attribute); run tile-infer-layout first";
+  if (instruction.getKind() == MmaFamily::wgmma) {
+    WgmmaPlan plan;
+    plan.wgM = instruction.getGroupsM();
+    plan.wgN = instruction.getGroupsN();
+    plan.instrN = instruction.getN();
+    plan.k = instruction.getK();
+    if (std::optional<LogicalResult> done = lowerWgmma(op, plan))
+      return *done;
+    return op.emitOpError() << "cannot run as " << instruction
+                            << ": its operand layouts do not fit the "
+                               "instruction's descriptors";
   }
+  if (instruction.getKind() != MmaFamily::mma_sync)
+    return op.emitOpError() << "cannot run as " << instruction
+                            << " on an NVIDIA target";
   std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
   if (!mma)
     return op.emitOpError()
@@ -193,7 +194,9 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
                             << mma->k << " (the mma.sync shape m16n8k" << mma->k
                             << "), got " << m << "x" << n << "x" << kDim;
   std::optional<std::pair<int64_t, int64_t>> split =
-      partitionWarps(m, n, threads / 32, op.getPolicy());
+      instruction.hasGroups()
+          ? std::make_pair(instruction.getGroupsM(), instruction.getGroupsN())
+          : partitionWarps(m, n, threads / 32, op.getPolicy());
   if (!split)
     return op.emitOpError()
            << "cannot split the " << m << "x" << n << " C tile over "
@@ -503,9 +506,10 @@ static bool isWgmmaShared(BufferLayout *buffer, MemRefType type) {
          buffer->layout->isEquivalentTo(swizzled);
 }
 
-/// The wgmma layouts of `gemm` when planWgmma() takes it; std::nullopt,
-/// with nothing changed, for the mma.sync path.
-static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm,
+/// The layouts of `gemm` as `mma`, one of the target's wgmma instructions,
+/// when planWgmma() takes it (recording the instruction chosen); std::nullopt,
+/// with nothing changed, when its operands or shapes do not fit.
+static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
                                                    LayoutInferenceState &state,
                                                    int64_t m, int64_t n,
                                                    int64_t kDim) {
@@ -520,8 +524,7 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm,
       aBuffer && aBuffer->space == MemorySpace::Fragment &&
       isWgmmaRegisterA(aType.getElementType(), gemm.getTransposeA());
   std::optional<WgmmaPlan> plan = planWgmma(
-      state.getOptions().chip, aType.getElementType(), bType.getElementType(),
-      cType.getElementType(), aInRegisters || isWgmmaShared(aBuffer, aType),
+      mma, aInRegisters || isWgmmaShared(aBuffer, aType),
       isWgmmaShared(state.lookup(gemm.getB()), bType), gemm.getTransposeA(),
       gemm.getTransposeB(), aType.getShape(), bType.getShape(), m, n, kDim,
       threads, gemm.getPolicy());
@@ -569,46 +572,28 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm,
         ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
     buffer->source = {gemm, "a shared operand of the wgmma gemm"};
   }
+  state.setChoice(gemm, mma.withShape(64, plan->instrN, plan->k)
+                            .withGroups(plan->wgM, plan->wgN));
   return success();
 }
 
-/// Lays out the operands of `gemm` for the tensor-core instruction it runs
-/// as: wgmma fragments and descriptors-ready swizzles, or the mma.sync
-/// fragments of a warp partition of its C tile.
-static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
+/// Lays out the operands of `gemm` as `mma`, one of the target's mma.sync
+/// instructions: the mma.sync fragments over a warp partition of its C
+/// tile (recording the instruction and the partition chosen).
+static LogicalResult inferMmaSyncGemm(GemmOp gemm, MmaAttr mma,
+                                      LayoutInferenceState &state, int64_t m,
+                                      int64_t n, int64_t kDim) {
   MLIRContext *ctx = state.getContext();
   int64_t threads = state.getThreads();
-  MemRefType aType = gemm.getA().getType(), cType = gemm.getC().getType();
-  Type element = aType.getElementType();
-  // The mma.sync shape by operand type: m16n8k16 for 16-bit, m16n8k8 for
-  // tf32, m16n8k32 for 8-bit.
-  StringRef shapeName;
-  int64_t k = 0;
-  if (element.isF16() || element.isBF16()) {
-    shapeName = "mma_m16n8k16";
-    k = 16;
-  } else if (element.isF32() || element.isTF32()) {
-    shapeName = "mma_m16n8k8";
-    k = 8;
-  } else if (element.getIntOrFloatBitWidth() == 8) {
-    shapeName = "mma_m16n8k32";
-    k = 32;
-  } else {
-    return gemm.emitOpError()
-           << "has no tensor-core fragment for " << element << " operands on "
-           << state.getOptions().chip
-           << " (layout inference knows f16, bf16, f32/tf32 and 8-bit types)";
-  }
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t kDim = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
-  if (std::optional<LogicalResult> wgmma =
-          inferWgmmaGemm(gemm, state, m, n, kDim))
-    return *wgmma;
+  MemRefType cType = gemm.getC().getType();
+  int64_t k = mma.getK();
+  std::string shapeName = "mma_m" + std::to_string(mma.getM()) + "n" +
+                          std::to_string(mma.getN()) + "k" + std::to_string(k);
   if (kDim % k != 0)
     return gemm.emitOpError()
            << "expected K (" << kDim << ") to be a multiple of " << k
-           << ", the K of " << shapeName.drop_front(4);
-  int64_t warps = threads / 32;
+           << ", the K of " << StringRef(shapeName).drop_front(4);
+  int64_t warps = threads / state.getOptions().target.getWarpSize();
   GemmPolicy policy = gemm.getPolicy();
   std::optional<std::pair<int64_t, int64_t>> split =
       partitionWarps(m, n, warps, policy);
@@ -623,7 +608,7 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
 
   std::string error;
   BuiltinChain cChain;
-  std::string cName = shapeName.str() + "_c";
+  std::string cName = shapeName + "_c";
   cChain.name = cName;
   cChain.repeat = {m / (16 * wm), n / (8 * wn)};
   cChain.repeatOnThread = {wm, wn};
@@ -657,7 +642,7 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
     }
     // Fragment operands: the mma operand fragment over each warp's part,
     // held by every warp that needs it.
-    std::string fragmentName = shapeName.str() + (operand.isA ? "_a" : "_b");
+    std::string fragmentName = shapeName + (operand.isA ? "_a" : "_b");
     std::optional<Fragment> fragment;
     if (operand.isA) {
       BuiltinChain chain;
@@ -714,7 +699,42 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
                                      {gemm, operandWhy})))
       return failure();
   }
+  state.setChoice(gemm, mma.withGroups(wm, wn));
   return success();
+}
+
+/// Chooses the tensor-core instruction of `gemm`, once, from its target's
+/// list in order of preference (the first whose operands, shapes and
+/// threads fit), and lays out its operands for it.
+static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
+  TargetAttr target = state.getOptions().target;
+  MemRefType aType = gemm.getA().getType(), bType = gemm.getB().getType(),
+             cType = gemm.getC().getType();
+  Type a = aType.getElementType(), b = bType.getElementType(),
+       c = cType.getElementType();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t kDim = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
+  SmallVector<MmaAttr> candidates = target.getMmaCandidates(a, b, c);
+  for (MmaAttr mma : candidates) {
+    switch (mma.getKind()) {
+    case MmaFamily::wgmma:
+      if (std::optional<LogicalResult> done =
+              inferWgmmaGemm(gemm, mma, state, m, n, kDim))
+        return *done;
+      continue;
+    case MmaFamily::mma_sync:
+      return inferMmaSyncGemm(gemm, mma, state, m, n, kDim);
+    case MmaFamily::mfma:
+      continue;
+    }
+  }
+  InFlightDiagnostic diag = gemm.emitOpError();
+  diag << "has no tensor-core instruction for " << a << " x " << b << " -> "
+       << c << " on " << target.getChip();
+  if (!candidates.empty())
+    diag << " that fits its " << m << "x" << n << "x" << kDim << " tile on "
+         << state.getThreads() << " threads";
+  return diag;
 }
 
 //===----------------------------------------------------------------------===//
@@ -735,6 +755,9 @@ struct GemmModel : public TileOpInterface::ExternalModel<GemmModel, GemmOp> {
     }
     if (level == InferenceLevel::Strict)
       return inferGemm(gemm, state);
+    if (level == InferenceLevel::Commit)
+      if (auto mma = dyn_cast_or_null<MmaAttr>(state.getChoice(op)))
+        gemm.setMmaAttr(mma);
     return success();
   }
 
@@ -745,9 +768,12 @@ struct GemmModel : public TileOpInterface::ExternalModel<GemmModel, GemmOp> {
   void getTileAccesses(Operation *op,
                        SmallVectorImpl<TileAccess> &accesses) const {
     auto gemm = cast<GemmOp>(op);
-    // Shared operands may be read by wgmma, through the async proxy.
-    accesses.push_back({gemm.getA(), AccessKind::Read, false, true});
-    accesses.push_back({gemm.getB(), AccessKind::Read, false, true});
+    // wgmma reads its shared operands through the async proxy; a gemm whose
+    // instruction is not chosen yet may be one.
+    MmaAttr mma = gemm.getMmaAttr();
+    bool asyncProxy = !mma || mma.readsSharedThroughAsyncProxy();
+    accesses.push_back({gemm.getA(), AccessKind::Read, false, asyncProxy});
+    accesses.push_back({gemm.getB(), AccessKind::Read, false, asyncProxy});
     accesses.push_back({gemm.getC(), AccessKind::Read});
     accesses.push_back({gemm.getC(), AccessKind::Write});
   }

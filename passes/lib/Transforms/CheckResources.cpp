@@ -23,18 +23,6 @@ namespace tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-std::optional<ChipLimits> mlir::tile::getChipLimits(StringRef chip) {
-  // Opt-in shared memory per block from the CUDA programming guide's
-  // compute-capability table; 64 KiB of LDS per workgroup on CDNA.
-  return llvm::StringSwitch<std::optional<ChipLimits>>(chip)
-      .Case("sm_80", ChipLimits{166912, 255})
-      .Cases({"sm_86", "sm_89"}, ChipLimits{101376, 255})
-      .Cases({"sm_90", "sm_90a"}, ChipLimits{232448, 255})
-      .Cases({"sm_100", "sm_100a"}, ChipLimits{232448, 255})
-      .Cases({"gfx90a", "gfx942"}, ChipLimits{65536, 512})
-      .Default(std::nullopt);
-}
-
 /// How many copies of `alloc` the pipeliner keeps: a shared buffer written
 /// by a copy at the top level of a multi-stage tile.pipelined body is
 /// multi-buffered once per stage.
@@ -87,9 +75,12 @@ KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
 }
 
 LogicalResult mlir::tile::checkKernelResources(KernelOp kernel,
-                                               const ChipLimits &limits,
+                                               TargetAttr target,
                                                bool remarks) {
   KernelResources used = computeKernelResources(kernel);
+  struct {
+    int64_t sharedBytes, registersPerThread;
+  } limits = {target.getSharedPerBlock(), target.getRegistersPerThread()};
   if (remarks)
     kernel.emitRemark() << "shared memory " << used.sharedBytes << " bytes of "
                         << limits.sharedBytes
@@ -119,14 +110,12 @@ struct TileCheckResourcesPass
   using TileCheckResourcesBase::TileCheckResourcesBase;
 
   void runOnOperation() override {
-    std::optional<ChipLimits> limits = getChipLimits(chip);
-    if (!limits) {
-      getOperation()->emitError() << "unknown chip '" << chip << "'";
-      return signalPassFailure();
-    }
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) {
-      ok &= succeeded(checkKernelResources(kernel, *limits, remarks));
+      FailureOr<TargetAttr> target = resolveTarget(kernel, chip);
+      ok &= succeeded(target) &&
+            succeeded(checkKernelResources(kernel, *target, remarks));
+      return ok ? WalkResult::advance() : WalkResult::interrupt();
     });
     if (!ok)
       signalPassFailure();

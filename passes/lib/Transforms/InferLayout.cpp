@@ -31,23 +31,20 @@ struct TileInferLayoutPass
   }
 
   void runOnOperation() override {
-    if (!StringRef(chip).starts_with("sm_") || !getChipLimits(chip)) {
-      getOperation()->emitError()
-          << "tile-infer-layout: unknown chip '" << chip << "'";
-      return signalPassFailure();
-    }
     if (vectorBytes < 1 || !llvm::isPowerOf2_64(vectorBytes)) {
       getOperation()->emitError()
           << "tile-infer-layout: vector-bytes must be a power of two, got "
           << static_cast<int64_t>(vectorBytes);
       return signalPassFailure();
     }
-    InferLayoutOptions options;
-    options.chip = chip;
-    options.vectorBytes = vectorBytes;
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) {
-      ok &= succeeded(inferLayouts(kernel, options));
+      FailureOr<TargetAttr> target = resolveTarget(kernel, chip);
+      InferLayoutOptions options;
+      options.target = succeeded(target) ? *target : TargetAttr();
+      options.vectorBytes = vectorBytes;
+      ok &= succeeded(target) && succeeded(inferLayouts(kernel, options));
+      return ok ? WalkResult::advance() : WalkResult::interrupt();
     });
     if (!ok)
       signalPassFailure();

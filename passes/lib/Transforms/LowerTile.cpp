@@ -46,9 +46,13 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel,
                                        const LoweringOptions &options) {
   if (failed(checkTileOpModels(kernel)))
     return failure();
+  FailureOr<TargetAttr> target = getLoweringTarget(kernel, options.target);
+  if (failed(target))
+    return failure();
   LoweringContext context;
   context.kernel = kernel;
   context.options = options;
+  context.options.target = *target;
   if (failed(context.init()))
     return failure();
   // Operators lower themselves; those with bodies (tile.parallel) lower
@@ -81,12 +85,25 @@ void mlir::tile::loadLoweringDialects(MLIRContext *context) {
                     vector::VectorDialect, LLVM::LLVMDialect>();
 }
 
+FailureOr<TargetAttr> mlir::tile::getLoweringTarget(Operation *op,
+                                                    TargetAttr given) {
+  TargetAttr target = given ? given : getTargetFor(op);
+  if (!target)
+    target = getDefaultTarget(op->getContext());
+  if (!target.isNVIDIA())
+    return op->emitOpError()
+           << "cannot be compiled for " << target.getChip()
+           << " yet: the tile lowering emits NVVM (NVIDIA) code only";
+  return target;
+}
+
 LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
-                                      const LoweringOptions &options) {
-  if (!StringRef(options.chip).starts_with("sm_") ||
-      !getChipLimits(options.chip))
-    return kernel.emitOpError() << "cannot be lowered for unknown NVIDIA chip '"
-                                << options.chip << "'";
+                                      const LoweringOptions &given) {
+  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
+  if (failed(target))
+    return failure();
+  LoweringOptions options = given;
+  options.target = *target;
   // Lowering per-thread code again would place barriers after terminators
   // and distribute registers a second time.
   if (kernel->hasAttr(kLoweredAttr))
@@ -132,13 +149,15 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
-    LoweringOptions options;
-    options.chip = chip;
-    options.warpSpecialize = warpSpecialize;
-    options.tmaStore = tmaStore;
     bool ok = true;
-    for (KernelOp kernel : kernels)
-      ok &= succeeded(lowerKernel(kernel, options));
+    for (KernelOp kernel : kernels) {
+      FailureOr<TargetAttr> target = resolveTarget(kernel, chip);
+      LoweringOptions options;
+      options.target = succeeded(target) ? *target : TargetAttr();
+      options.warpSpecialize = warpSpecialize;
+      options.tmaStore = tmaStore;
+      ok &= succeeded(target) && succeeded(lowerKernel(kernel, options));
+    }
     if (!ok)
       signalPassFailure();
   }

@@ -508,7 +508,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // compute its indices alone.
   auto kernel = loop->getParentOfType<KernelOp>();
   SmallVector<TmaLoad, 4> tmaLoads;
-  bool specialize = chipWarpSpecializes(options.chip) &&
+  bool specialize = warpSpecializes(options.target) &&
                     options.warpSpecialize && distance > 0 &&
                     loop->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0;
@@ -574,7 +574,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // may be wgmma, which reads shared memory through the async proxy: each
   // thread orders its own copies for it before the barrier.
   bool asyncReaders =
-      options.chip == "sm_90a" && llvm::any_of(body, [](Operation &op) {
+      options.target.has(TargetFeature::tma) &&
+      llvm::any_of(body, [](Operation &op) {
         SmallVector<TileAccess> accesses;
         getAccesses(&op, accesses);
         return llvm::any_of(accesses, [](const TileAccess &access) {
@@ -724,7 +725,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
 }
 
 LogicalResult mlir::tile::pipelineLoops(KernelOp kernel,
-                                        const LoweringOptions &options) {
+                                        const LoweringOptions &given) {
+  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
+  if (failed(target))
+    return failure();
+  LoweringOptions options = given;
+  options.target = *target;
   SmallVector<PipelinedOp> loops;
   kernel.walk([&](PipelinedOp loop) { loops.push_back(loop); });
   for (PipelinedOp loop : loops)

@@ -11,7 +11,7 @@
 // RUN: not tile-opt %s --pass-pipeline='builtin.module(tile-to-nvvm{index-bitwidth=16})' 2>&1 | FileCheck %s --check-prefix=INDEX
 // RUN: not tile-compile %s -o %t --no-cubin --index-bitwidth 48 2>&1 | FileCheck %s --check-prefix=INDEXC
 
-// CHIP: tile-to-nvvm: unknown NVIDIA chip 'gfx942'
+// CHIP: tile-to-nvvm: 'gfx942' is not an NVIDIA chip; the NVVM pipeline cannot compile for it
 // FORMAT: tile-to-nvvm: unknown format 'elf' (expected isa, bin, fatbin or llvm)
 // FEATURES: tile-to-nvvm: malformed features '+ptx80;x'
 // OPT: tile-to-nvvm: opt-level must be 0 to 3

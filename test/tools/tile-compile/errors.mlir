@@ -12,7 +12,7 @@
 // OPERAND: host-operand.mlir:{{[0-9]+}}:{{[0-9]+}}: error: kernel operand is computed on the host
 // GRID: grid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: grid extent computed by arith.remui cannot be written in a launch manifest
 // EMPTY: tile-compile: {{.*}}empty.mlir has no tile.kernel
-// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.gemm' op has no mma.sync lowering for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32'
+// UNLOWERED: unlowered.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tile.gemm' op has no tensor-core instruction for 'f8E4M3FN' x 'f8E4M3FN' -> 'f32' on sm_90a that fits its 16x8x32 tile on 32 threads
 // CHIP: unknown chip 'sm_12'
 
 //--- host-operand.mlir

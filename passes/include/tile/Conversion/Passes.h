@@ -24,7 +24,7 @@ namespace tile {
 /// tile-grid-constant-tensor-maps which arguments of a lowered kernel are
 /// tensor maps (array of argument positions in the LLVM signature).
 inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
-    "tile.tensor_map_args";
+    TileDialect::TensorMapArgsAttrHelper::getNameStr();
 
 /// Emits "`pass`: index-bitwidth must be 32 or 64, got N" at `op` and fails
 /// unless `indexBitwidth` is 32 or 64 (the widths the lowerings support).

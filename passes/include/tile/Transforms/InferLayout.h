@@ -22,12 +22,14 @@ namespace tile {
 /// The discardable attribute that holds the thread binding of a tile
 /// operator lowered as a loop nest (copy, atomic, and reduce, cumsum, fill
 /// and clear over shared memory): a `#tile.fragment<...>` over the tile.
-constexpr llvm::StringLiteral kLoopLayoutAttrName = "tile.loop";
+constexpr llvm::StringLiteral kLoopLayoutAttrName =
+    TileDialect::LoopAttrHelper::getNameStr();
 
 /// Options of layout inference.
 struct InferLayoutOptions {
-  /// Target chip: picks the tensor-core fragments of gemm operands.
-  std::string chip = "sm_80";
+  /// What the kernel is compiled for (picks the tensor-core instructions of
+  /// gemms); null: the target attached to the IR, else the default chip's.
+  TargetAttr target;
   /// Widest vector a thread moves in one access, in bytes.
   int64_t vectorBytes = 16;
 };

@@ -22,10 +22,11 @@ namespace tile {
 
 /// What tile-lower targets.
 struct LoweringOptions {
-  /// The chip: on sm_90a, gemms with shared operands become wgmma.
-  std::string chip = "sm_80";
-  /// On sm_90a, pipelined loops whose copies TMA can do get a producer
-  /// warpgroup issuing them (see pipelineLoop()).
+  /// What the kernel is compiled for; null: the target attached to the IR
+  /// (tile-attach-target), else the default chip's (resolveTarget()).
+  TargetAttr target;
+  /// On targets that warp-specialize, pipelined loops whose copies TMA can
+  /// do get a producer warpgroup issuing them (see pipelineLoop()).
   bool warpSpecialize = true;
   /// In warp-specialized kernels, the consumers store whole fragments to
   /// global tensors through swizzled shared memory with TMA instead of
@@ -33,22 +34,29 @@ struct LoweringOptions {
   bool tmaStore = true;
 };
 
-/// Whether tile-lower may warp-specialize pipelined loops for `chip` (TMA
+/// Whether tile-lower may warp-specialize pipelined loops for `target` (TMA
 /// loads from a producer warpgroup, which give the kernel tensor maps).
-inline bool chipWarpSpecializes(llvm::StringRef chip) {
-  return chip == "sm_90a";
+inline bool warpSpecializes(TargetAttr target) {
+  return target && target.has(TargetFeature::warp_specialize);
 }
+
+/// The target `op` is lowered for: `given`, else the one attached to `op`
+/// or an ancestor, else the default chip's. Fails, with a diagnostic at
+/// `op`, for a target the lowering does not emit code for yet.
+FailureOr<TargetAttr> getLoweringTarget(Operation *op, TargetAttr given);
 
 /// The producer warpgroup of a warp-specialized kernel: threads added after
 /// the kernel's own (an integer attribute on tile.kernel).
 inline constexpr llvm::StringLiteral kProducerThreadsAttr =
-    "tile.producer_threads";
+    TileDialect::ProducerThreadsAttrHelper::getNameStr();
 /// Marks a tile.kernel that tile-lower has lowered (a unit attribute): its
 /// body is per-thread code that the tile passes must not lower again.
-inline constexpr llvm::StringLiteral kLoweredAttr = "tile.lowered";
+inline constexpr llvm::StringLiteral kLoweredAttr =
+    TileDialect::LoweredAttrHelper::getNameStr();
 /// Marks the scf.if that runs the consumer threads of a warp-specialized
 /// kernel; its barriers must leave the producer out.
-inline constexpr llvm::StringLiteral kConsumerAttr = "tile.consumers";
+inline constexpr llvm::StringLiteral kConsumerAttr =
+    TileDialect::ConsumersAttrHelper::getNameStr();
 
 /// Inserts `gpu.barrier` in `kernel` wherever shared memory written by the
 /// threads is later read or overwritten by other threads (tile operators
@@ -56,7 +64,8 @@ inline constexpr llvm::StringLiteral kConsumerAttr = "tile.consumers";
 void insertSharedBarriers(KernelOp kernel);
 
 /// Marks the copies a pipelined loop issues ahead as cp.async copies.
-inline constexpr llvm::StringLiteral kAsyncCopyAttr = "tile.async";
+inline constexpr llvm::StringLiteral kAsyncCopyAttr =
+    TileDialect::AsyncAttrHelper::getNameStr();
 /// Software-pipelines `loop` (PipelineLoops.cpp): its global-to-shared
 /// copies run stages - 1 iterations ahead into multi-buffered shared
 /// memory as cp.async groups; without such copies it becomes an scf.for.

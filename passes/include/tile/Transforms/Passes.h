@@ -20,18 +20,6 @@ namespace tile {
 #define GEN_PASS_DECL
 #include "tile/Transforms/Passes.h.inc"
 
-/// On-chip resource limits of one thread block on a chip.
-struct ChipLimits {
-  /// Largest dynamic shared memory (LDS) per block, in bytes.
-  int64_t sharedBytes;
-  /// Largest number of 32-bit registers per thread.
-  int64_t registersPerThread;
-};
-
-/// Looks up the limits of `chip` ("sm_80", "gfx942", ...); std::nullopt for
-/// chips the compiler does not know.
-std::optional<ChipLimits> getChipLimits(llvm::StringRef chip);
-
 /// What one kernel needs at the least.
 struct KernelResources {
   int64_t sharedBytes = 0;
@@ -43,9 +31,10 @@ struct KernelResources {
 /// they fit the chip's shared memory beside everything counted here.
 KernelResources computeKernelResources(KernelOp kernel);
 
-/// Checks `kernel` against `limits`, emitting an error at the kernel for each
-/// exceeded limit, and a remark with the figures when `remarks` is set.
-LogicalResult checkKernelResources(KernelOp kernel, const ChipLimits &limits,
+/// Checks `kernel` against the shared memory and registers one block may
+/// use on `target`, emitting an error at the kernel for each exceeded
+/// limit, and a remark with the figures when `remarks` is set.
+LogicalResult checkKernelResources(KernelOp kernel, TargetAttr target,
                                    bool remarks);
 
 #define GEN_PASS_REGISTRATION

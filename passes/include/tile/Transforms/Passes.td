@@ -70,9 +70,10 @@ def TileCheckResources : Pass<"tile-check-resources"> {
     local registers >= 128 per thread of 255`.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target chip: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, gfx90a, "
-           "gfx942">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942); empty: "
+           "the #tile.target attached to the IR (tile-attach-target), else "
+           "the default chip, sm_90a">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "emit a remark with the resource figures of each kernel">
   ];
@@ -115,9 +116,11 @@ def TileInferLayout : Pass<"tile-infer-layout"> {
     four 16-byte vectors per thread, threads along the rows first.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "target chip (sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100): picks "
-           "the tensor-core fragments of gemm operands">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942); empty: "
+           "the #tile.target attached to the IR (tile-attach-target), else "
+           "the default chip, sm_90a; picks the tensor-core instructions of "
+           "gemms">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
            "widest vector access of one thread, in bytes (a power of two)">
   ];
@@ -252,11 +255,13 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     tile-infer-layout first".
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "target chip: on sm_90a, gemms whose operands are in shared "
-           "memory become wgmma.mma_async">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942); empty: "
+           "the #tile.target attached to the IR (tile-attach-target), else "
+           "the default chip, sm_90a">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
-           "on sm_90a, give pipelined loops whose copies TMA can do a "
+           "on targets that warp-specialize (sm_90a), give pipelined loops "
+           "whose copies TMA can do a "
            "producer warpgroup that issues them (false: cp.async pipeline)">,
     Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "in warp-specialized kernels, store fragments to global tensors "

@@ -78,7 +78,7 @@ std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
   KernelOp kernel = kl.kernel;
   const LoweringOptions &options = kl.options;
   auto consumers = dyn_cast<scf::IfOp>(op->getParentOp());
-  if (!options.tmaStore || options.chip != "sm_90a" || !consumers ||
+  if (!options.tmaStore || !warpSpecializes(options.target) || !consumers ||
       !consumers->hasAttr(kConsumerAttr) ||
       op->getBlock() != consumers.thenBlock())
     return std::nullopt;
@@ -146,14 +146,13 @@ std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
 
   // Double-buffer the chunks where both buffers fit beside the rest of
   // the kernel's shared memory, else one buffer, else no TMA store.
-  std::optional<ChipLimits> limits = getChipLimits(options.chip);
   int64_t used = llvm::alignTo(
       planSharedMemory(kernel, kDefaultSharedAlignment).totalBytes, 1024);
   int64_t bufferBytes = rows * kStoreSwizzleBytes;
   int64_t buffers = 0;
   for (int64_t n : {std::min<int64_t>(2, chunks), int64_t(1)})
     if (n * bufferBytes >= kStagingMinBytes &&
-        used + n * bufferBytes <= limits->sharedBytes) {
+        used + n * bufferBytes <= options.target.getSharedPerBlock()) {
       buffers = n;
       break;
     }

@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -36,6 +37,17 @@ TargetAttr lookupTarget(MLIRContext *ctx, llvm::StringRef chip);
 
 /// The target of kDefaultChip.
 TargetAttr getDefaultTarget(MLIRContext *ctx);
+
+/// What a known chip offers one thread block, without a context.
+struct TargetLimits {
+  Vendor vendor;
+  /// Largest shared memory (LDS) of one block, in bytes.
+  int64_t sharedPerBlock;
+  /// Largest number of 32-bit registers of one thread.
+  int64_t registersPerThread;
+};
+/// The limits of `chip` from the table; std::nullopt for an unknown chip.
+std::optional<TargetLimits> lookupTargetLimits(llvm::StringRef chip);
 
 /// The one message for an unknown chip: "unknown chip 'sm_99'; known chips:
 /// sm_80, ...". For callers that have no operation to report at.
