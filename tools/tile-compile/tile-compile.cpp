@@ -1528,9 +1528,8 @@ int main(int argc, char **argv) {
       tile::warpSpecializes(tile::lookupTarget(&context, options.chip)) &&
       module
           ->walk([](Operation *op) {
-            return isa<tile::PipelinedOp>(op)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
+            return isa<tile::PipelinedOp>(op) ? WalkResult::interrupt()
+                                              : WalkResult::advance();
           })
           .wasInterrupted();
   if (wantFallback) {

@@ -9,8 +9,8 @@
 #define TILE_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
-#include "tile/Dialect/Tile/Target.h"
 #include "mlir/Support/LLVM.h"
+#include "tile/Dialect/Tile/Target.h"
 
 namespace mlir {
 class OpPassManager;

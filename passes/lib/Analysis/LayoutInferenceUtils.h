@@ -74,12 +74,10 @@ struct WgmmaPlan {
 /// memory (`aShared`, `bShared`) and swizzlable, 8-bit operands stored
 /// K-major, M a multiple of 64 per warpgroup, N of 8, K of the
 /// instruction's, and whole warpgroups. std::nullopt otherwise.
-std::optional<WgmmaPlan> planWgmma(MmaAttr mma, bool aShared, bool bShared,
-                                   bool transposeA,
-                                   bool transposeB, ArrayRef<int64_t> aShape,
-                                   ArrayRef<int64_t> bShape, int64_t m,
-                                   int64_t n, int64_t k, int64_t threads,
-                                   GemmPolicy policy);
+std::optional<WgmmaPlan>
+planWgmma(MmaAttr mma, bool aShared, bool bShared, bool transposeA,
+          bool transposeB, ArrayRef<int64_t> aShape, ArrayRef<int64_t> bShape,
+          int64_t m, int64_t n, int64_t k, int64_t threads, GemmPolicy policy);
 
 /// Whether wgmma can take A of element type `a` from registers (rs): f16
 /// or bf16 stored M x K (not `transposeA`).

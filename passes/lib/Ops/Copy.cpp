@@ -34,6 +34,11 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+/// Lowers `op` to vectorized per-thread loads and stores.
+///
+/// One function: the whole-tile test, the fast path and the masked edge
+/// path share the loop map, the operands' origins and the vector width,
+/// and each path emits the same per-register loop with different guards.
 LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   SmallVector<int64_t> tile = op.getTileShape();
   if (op.getSrcIndices().empty() && op.getDstIndices().empty() &&

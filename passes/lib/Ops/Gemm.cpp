@@ -153,6 +153,11 @@ bool LoweringContext::resolveShared(Value buffer, Value &root, Layout &layout,
   return false;
 }
 
+/// Lowers `op` as its recorded instruction.
+///
+/// One function: the operand resolution, the register checks against the
+/// layouts and the unrolled K loop of ldmatrix and mma.sync share the warp
+/// partition, the operand descriptions and the accumulator registers.
 LogicalResult LoweringContext::lowerGemm(GemmOp op) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
@@ -177,8 +182,8 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
                                "instruction's descriptors";
   }
   if (instruction.getKind() != MmaFamily::mma_sync)
-    return op.emitOpError() << "cannot run as " << instruction
-                            << " on an NVIDIA target";
+    return op.emitOpError()
+           << "cannot run as " << instruction << " on an NVIDIA target";
   std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
   if (!mma)
     return op.emitOpError()
@@ -196,11 +201,12 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
   std::optional<std::pair<int64_t, int64_t>> split =
       instruction.hasGroups()
           ? std::make_pair(instruction.getGroupsM(), instruction.getGroupsN())
-          : partitionWarps(m, n, threads / 32, op.getPolicy());
+          : partitionWarps(m, n, threads / options.target.getWarpSize(),
+                           op.getPolicy());
   if (!split)
     return op.emitOpError()
            << "cannot split the " << m << "x" << n << " C tile over "
-           << threads / 32 << " warps with policy "
+           << threads / options.target.getWarpSize() << " warps with policy "
            << stringifyGemmPolicy(op.getPolicy());
   auto [wm, wn] = *split;
   int64_t warpM = m / wm, warpN = n / wn;
@@ -229,7 +235,7 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
 
   // Thread t's warp position, for the compile-time register checks.
   auto warpOrigin = [&](int64_t t) {
-    int64_t w = t / 32;
+    int64_t w = t / options.target.getWarpSize();
     return std::make_pair((w % wm) * warpM, (w / wm) * warpN);
   };
 
@@ -523,11 +529,11 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
   bool aInRegisters =
       aBuffer && aBuffer->space == MemorySpace::Fragment &&
       isWgmmaRegisterA(aType.getElementType(), gemm.getTransposeA());
-  std::optional<WgmmaPlan> plan = planWgmma(
-      mma, aInRegisters || isWgmmaShared(aBuffer, aType),
-      isWgmmaShared(state.lookup(gemm.getB()), bType), gemm.getTransposeA(),
-      gemm.getTransposeB(), aType.getShape(), bType.getShape(), m, n, kDim,
-      threads, gemm.getPolicy());
+  std::optional<WgmmaPlan> plan =
+      planWgmma(mma, aInRegisters || isWgmmaShared(aBuffer, aType),
+                isWgmmaShared(state.lookup(gemm.getB()), bType),
+                gemm.getTransposeA(), gemm.getTransposeB(), aType.getShape(),
+                bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
   if (!plan || (aInRegisters && m != 64 * plan->wgM))
     return std::nullopt;
   BuiltinChain chain;

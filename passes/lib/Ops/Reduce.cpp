@@ -106,9 +106,10 @@ static Value accumulate(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
   return combine(b, loc, kind, acc, x);
 }
 
-/// `gpu.shuffle` of `v` by `mask` (xor) or offset (up, down), widening
-/// narrow types to 32 bits.
+/// `gpu.shuffle` of `v` by `mask` (xor) or offset (up, down) among the
+/// `warpSize` lanes of a warp, widening narrow types to 32 bits.
 static Value shuffle(OpBuilder &b, Location loc, Value v, int64_t mask,
+                     int64_t warpSize,
                      gpu::ShuffleMode mode = gpu::ShuffleMode::XOR) {
   Type type = v.getType();
   Type wide = type;
@@ -116,7 +117,7 @@ static Value shuffle(OpBuilder &b, Location loc, Value v, int64_t mask,
     wide = isa<FloatType>(type) ? Type(b.getF32Type()) : b.getI32Type();
   Value w = convert(b, loc, v, wide);
   Value off = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
-  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
+  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), warpSize);
   Value s =
       gpu::ShuffleOp::create(b, loc, w, off, width, mode).getShuffleResult();
   return convert(b, loc, s, type);
@@ -134,6 +135,11 @@ static SmallVector<int64_t> reduceCoord(ArrayRef<int64_t> c, unsigned dim,
   return o;
 }
 
+/// Lowers `op`: per-thread partial results, combined across lanes with
+/// shuffles and across warps through shared memory.
+///
+/// One function: the three phases share the grouping of source registers
+/// by output, the xor pattern of the holders and the destination layout.
 LogicalResult LoweringContext::lowerReduce(ReduceOp op) {
   MemRefType srcType = op.getSrc().getType(), dstType = op.getDst().getType();
   MemorySpace srcSpace = getMemorySpace(srcType),
@@ -266,7 +272,7 @@ LogicalResult LoweringContext::lowerReduce(ReduceOp op) {
   }
   SmallVector<int64_t> laneMasks, warpMasks;
   for (int64_t m : basis)
-    (m < 32 ? laneMasks : warpMasks).push_back(m);
+    (m < options.target.getWarpSize() ? laneMasks : warpMasks).push_back(m);
 
   // Destination registers: uniform per group, and every holder of an
   // output must have computed it.
@@ -326,7 +332,8 @@ LogicalResult LoweringContext::lowerReduce(ReduceOp op) {
                          memref::LoadOp::create(b, loc, srcRegs,
                                                 ValueRange{cst(b, loc, r)}));
       for (int64_t m : laneMasks)
-        acc = combine(b, loc, kind, acc, shuffle(b, loc, acc, m));
+        acc = combine(b, loc, kind, acc,
+                      shuffle(b, loc, acc, m, options.target.getWarpSize()));
       partials.push_back(acc);
     }
   };
@@ -464,8 +471,9 @@ LogicalResult LoweringContext::lowerFragmentCumsum(CumsumOp op) {
       auto &elems = byRow[key];
       llvm::sort(elems);
       int64_t chunk = elems.size(), count = extent / chunk;
-      if (extent % chunk != 0 || (lanes && lanes != count) || count > 32 ||
-          !llvm::isPowerOf2_64(count) || elems.front().first % chunk != 0 ||
+      if (extent % chunk != 0 || (lanes && lanes != count) ||
+          count > options.target.getWarpSize() || !llvm::isPowerOf2_64(count) ||
+          elems.front().first % chunk != 0 ||
           elems.front().first / chunk != t % count ||
           elems.back().first - elems.front().first != chunk - 1)
         return unsupported();
@@ -530,12 +538,14 @@ LogicalResult LoweringContext::lowerFragmentCumsum(CumsumOp op) {
     if (lanes > 1) {
       Value inclusive = acc;
       for (int64_t off = 1; off < lanes; off *= 2) {
-        Value other = shuffle(b, loc, inclusive, off, mode);
+        Value other =
+            shuffle(b, loc, inclusive, off, options.target.getWarpSize(), mode);
         Value added = accumulate(b, loc, ReduceKind::sum, inclusive, other);
         inclusive =
             arith::SelectOp::create(b, loc, laneHas(off), added, inclusive);
       }
-      Value before = shuffle(b, loc, inclusive, 1, mode);
+      Value before =
+          shuffle(b, loc, inclusive, 1, options.target.getWarpSize(), mode);
       before = arith::SelectOp::create(b, loc, laneHas(1), before,
                                        zeroOf(b, loc, elem));
       for (Value &sum : sums)

@@ -247,6 +247,8 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
 /// done with it); phases alternate every `slots` iterations. `trips` is
 /// the loop's trip count and `emit` clones operations for an iteration and
 /// slot, both in the consumer code.
+/// One function: the producer branch, the consumer branch and the mbarrier
+/// phases share the slots, the barriers and the cloned index computations.
 static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, ArrayRef<TmaLoad> loads,
     ArrayRef<Operation *> consumers, int64_t slots,
@@ -437,6 +439,9 @@ static void warpSpecialize(
   }
 }
 
+/// One function: the schedule, the multi-buffered allocations, the
+/// prologue and the steady state share the producers, the slot views and
+/// the trip count.
 LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
                                        const LoweringOptions &options) {
   SmallVector<Operation *> scheduled = loop.getScheduledOps();
@@ -508,9 +513,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // compute its indices alone.
   auto kernel = loop->getParentOfType<KernelOp>();
   SmallVector<TmaLoad, 4> tmaLoads;
-  bool specialize = warpSpecializes(options.target) &&
-                    options.warpSpecialize && distance > 0 &&
-                    loop->getParentOp() == kernel &&
+  bool specialize = warpSpecializes(options.target) && options.warpSpecialize &&
+                    distance > 0 && loop->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0;
   for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =

@@ -73,6 +73,8 @@ static void insertInFirstThread(OpBuilder &b, Location loc, Value tid) {
 /// of a box outside the tensor, so ragged edges need no masks. Returns
 /// std::nullopt, with nothing built, where this does not apply (the caller
 /// then stores from registers).
+/// One function: the staging plan (chunks, buffers, swizzle) and the
+/// emitted stores share the loop map and the chunk of every register.
 std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
                                                        CopyOp op) {
   KernelOp kernel = kl.kernel;

@@ -125,6 +125,9 @@ static Value emitRegisterAWgmma(OpBuilder &b, Location loc, Value acc,
       .getResult(0);
 }
 
+/// One function: the descriptor fields of every operand block, checked
+/// element by element, and the issue loop share the plan, the operand
+/// layouts and the accumulator registers.
 std::optional<LogicalResult>
 LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
