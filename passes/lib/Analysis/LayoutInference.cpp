@@ -624,10 +624,8 @@ LogicalResult LayoutInferenceState::run() {
 
 LogicalResult mlir::tile::inferLayouts(KernelOp kernel,
                                        const InferLayoutOptions &given) {
-  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
-  if (failed(target))
+  FailureOr<InferLayoutOptions> options = withLoweringTarget(kernel, given);
+  if (failed(options))
     return failure();
-  InferLayoutOptions options = given;
-  options.target = *target;
-  return LayoutInferenceState(kernel, options).run();
+  return LayoutInferenceState(kernel, *options).run();
 }

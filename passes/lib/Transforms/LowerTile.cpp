@@ -46,13 +46,12 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel,
                                        const LoweringOptions &options) {
   if (failed(checkTileOpModels(kernel)))
     return failure();
-  FailureOr<TargetAttr> target = getLoweringTarget(kernel, options.target);
-  if (failed(target))
+  FailureOr<LoweringOptions> resolved = withLoweringTarget(kernel, options);
+  if (failed(resolved))
     return failure();
   LoweringContext context;
   context.kernel = kernel;
-  context.options = options;
-  context.options.target = *target;
+  context.options = *resolved;
   if (failed(context.init()))
     return failure();
   // Operators lower themselves; those with bodies (tile.parallel) lower
@@ -99,11 +98,10 @@ FailureOr<TargetAttr> mlir::tile::getLoweringTarget(Operation *op,
 
 LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
                                       const LoweringOptions &given) {
-  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
-  if (failed(target))
+  FailureOr<LoweringOptions> resolved = withLoweringTarget(kernel, given);
+  if (failed(resolved))
     return failure();
-  LoweringOptions options = given;
-  options.target = *target;
+  const LoweringOptions &options = *resolved;
   // Lowering per-thread code again would place barriers after terminators
   // and distribute registers a second time.
   if (kernel->hasAttr(kLoweredAttr))

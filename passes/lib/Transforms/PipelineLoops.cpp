@@ -730,15 +730,13 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
 
 LogicalResult mlir::tile::pipelineLoops(KernelOp kernel,
                                         const LoweringOptions &given) {
-  FailureOr<TargetAttr> target = getLoweringTarget(kernel, given.target);
-  if (failed(target))
+  FailureOr<LoweringOptions> options = withLoweringTarget(kernel, given);
+  if (failed(options))
     return failure();
-  LoweringOptions options = given;
-  options.target = *target;
   SmallVector<PipelinedOp> loops;
   kernel.walk([&](PipelinedOp loop) { loops.push_back(loop); });
   for (PipelinedOp loop : loops)
-    if (failed(pipelineLoop(loop, options)))
+    if (failed(pipelineLoop(loop, *options)))
       return failure();
   return success();
 }

@@ -45,6 +45,17 @@ inline bool warpSpecializes(TargetAttr target) {
 /// `op`, for a target the lowering does not emit code for yet.
 FailureOr<TargetAttr> getLoweringTarget(Operation *op, TargetAttr given);
 
+/// `options` (LoweringOptions or InferLayoutOptions) with their target
+/// resolved for `op` by getLoweringTarget().
+template <typename Options>
+FailureOr<Options> withLoweringTarget(Operation *op, Options options) {
+  FailureOr<TargetAttr> target = getLoweringTarget(op, options.target);
+  if (failed(target))
+    return failure();
+  options.target = *target;
+  return options;
+}
+
 /// The producer warpgroup of a warp-specialized kernel: threads added after
 /// the kernel's own (an integer attribute on tile.kernel).
 inline constexpr llvm::StringLiteral kProducerThreadsAttr =
