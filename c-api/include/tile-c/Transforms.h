@@ -91,20 +91,22 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 mlirTileKernelOpPipelineLoops(MlirOperation op);
 
 /// Runs all of `tile-lower` on the `tile.kernel` `op` in place: pipelining,
-/// barriers, then every tile operator to per-thread code (gemm to
-/// ldmatrix + mma.sync). The kernel's layouts must have been inferred
-/// (`tile-infer-layout`). Returns failure with diagnostics at the offending
+/// barriers, then every tile operator to per-thread code (each gemm as the
+/// instruction inference recorded on it), for the `#tile.target` attached
+/// to the IR (mlirTileAttachTarget), else the default chip (sm_90a). The
+/// kernel's layouts must have been inferred (`tile-infer-layout`). Returns failure with diagnostics at the offending
 /// operations; a kernel lowered before gives an error at the kernel and
 /// failure, leaving it as it was; a null `op` or one that is not a kernel
 /// gives failure without a diagnostic.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLower(MlirOperation op);
 
-/// mlirTileKernelOpLower() for the NVIDIA `chip` (e.g. "sm_90a": gemms on
-/// shared operands become wgmma and, with `warpSpecialize`, pipelined loops
-/// whose copies TMA can do get a producer warpgroup issuing TMA loads and
-/// the host function gets the tensor maps). The layouts must have been
-/// inferred for the same chip. `chip` is borrowed; a null or non-kernel
-/// `op` gives failure without a diagnostic.
+/// mlirTileKernelOpLower() for `chip` (e.g. "sm_90a": with `warpSpecialize`,
+/// pipelined loops whose copies TMA can do get a producer warpgroup issuing
+/// TMA loads and the host function gets the tensor maps); an empty `chip`
+/// takes the attached target, else the default chip. An unknown chip is an
+/// error at the kernel; a chip without a lowering yet (gfx942) too. The
+/// layouts must have been inferred for the same chip. `chip` is borrowed; a
+/// null or non-kernel `op` gives failure without a diagnostic.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileKernelOpLowerForChip(
     MlirOperation op, MlirStringRef chip, bool warpSpecialize);
 
