@@ -28,29 +28,6 @@ namespace tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Buffers this large are aligned to 1024 bytes, the alignment the 128-byte
-/// swizzle pattern repeats with (and TMA's requirement for swizzled boxes).
-static constexpr int64_t kLargeBufferBytes = 8192;
-static constexpr int64_t kLargeBufferAlignment = 1024;
-
-SharedMemoryPlan mlir::tile::planSharedMemory(KernelOp kernel,
-                                              int64_t alignment) {
-  SharedMemoryPlan plan;
-  kernel.walk([&](AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (getMemorySpace(type) != MemorySpace::Shared)
-      return;
-    int64_t bytes = getBufferBytes(type);
-    int64_t align = bytes >= kLargeBufferBytes
-                        ? std::max(alignment, kLargeBufferAlignment)
-                        : alignment;
-    int64_t offset = llvm::alignTo(plan.totalBytes, align);
-    plan.buffers.push_back({alloc, offset});
-    plan.totalBytes = offset + bytes;
-  });
-  return plan;
-}
-
 /// Checks that only shared and local allocations remain of the tile
 /// operations in `kernel`.
 static LogicalResult verifyLowered(KernelOp kernel) {

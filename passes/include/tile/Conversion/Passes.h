@@ -10,6 +10,7 @@
 
 #include "mlir/Pass/Pass.h"
 #include "tile/Dialect/Tile/TileOps.h"
+#include "tile/Transforms/SharedMemory.h"
 
 namespace mlir {
 namespace gpu {
@@ -30,19 +31,6 @@ inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
 /// unless `indexBitwidth` is 32 or 64 (the widths the lowerings support).
 LogicalResult checkIndexBitwidth(Operation *op, StringRef pass,
                                  unsigned indexBitwidth);
-
-/// Byte layout of the shared buffers of one kernel in its dynamic
-/// shared-memory block.
-struct SharedMemoryPlan {
-  /// Allocations in program order with their byte offsets.
-  SmallVector<std::pair<AllocOp, int64_t>> buffers;
-  /// Total size of the block in bytes.
-  int64_t totalBytes = 0;
-};
-
-/// Assigns each shared tile.alloc of `kernel` an offset: `alignment` bytes,
-/// or 1024 for buffers of 8 KiB or more.
-SharedMemoryPlan planSharedMemory(KernelOp kernel, int64_t alignment);
 
 /// Rewrites `kernel` into a gpu.launch (see convert-tile-to-gpu). Fails with
 /// a diagnostic when the kernel still holds tile operators or fragments.

@@ -8,7 +8,7 @@
 
 #include "Lowering/LoweringContext.h"
 #include "Ops/OpModels.h"
-#include "tile/Conversion/Passes.h"
+#include "tile/Transforms/SharedMemory.h"
 #include "tile/Transforms/Lowering.h"
 #include "tile/Transforms/Passes.h"
 
