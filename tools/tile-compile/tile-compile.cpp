@@ -571,6 +571,22 @@ struct KernelParam {
 /// The marker of a parameter declaration line, after `//`.
 static constexpr llvm::StringLiteral paramsMarker = "tile.params:";
 
+/// The text after `marker` of every `// MARKER...` comment line of
+/// `buffer`, in order (the declarations tile-compile reads from a kernel
+/// file).
+static SmallVector<StringRef> markedLines(StringRef buffer, StringRef marker) {
+  SmallVector<StringRef> texts;
+  StringRef rest = buffer;
+  while (!rest.empty()) {
+    StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    StringRef text = line.ltrim();
+    if (text.consume_front("//") && text.ltrim().starts_with(marker))
+      texts.push_back(text.ltrim().drop_front(marker.size()));
+  }
+  return texts;
+}
+
 static bool isNameStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 static bool isNameChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 static bool isValueChar(char c) { return isNameChar(c) || c == '.'; }
@@ -605,16 +621,7 @@ static LogicalResult readParamDeclarations(llvm::SourceMgr &sourceMgr,
     ok = false;
   };
   llvm::StringMap<size_t> index;
-  StringRef rest = buffer;
-  while (!rest.empty()) {
-    StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    StringRef text = line.ltrim();
-    if (!text.consume_front("//"))
-      continue;
-    text = text.ltrim();
-    if (!text.consume_front(paramsMarker))
-      continue;
+  for (StringRef text : markedLines(buffer, paramsMarker)) {
     SmallVector<StringRef> words;
     llvm::SplitString(text, words);
     for (StringRef word : words) {
@@ -696,16 +703,7 @@ static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
                            llvm::SourceMgr::DK_Error, message);
     ok = false;
   };
-  StringRef rest = buffer;
-  while (!rest.empty()) {
-    StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    StringRef text = line.ltrim();
-    if (!text.consume_front("//"))
-      continue;
-    text = text.ltrim();
-    if (!text.consume_front(chipParamsMarker))
-      continue;
+  for (StringRef text : markedLines(buffer, chipParamsMarker)) {
     auto [lineChip, assignments] = text.split("):");
     if (!text.contains("):") || lineChip.empty() ||
         !llvm::all_of(lineChip, isValueChar)) {
@@ -1210,16 +1208,7 @@ static constexpr llvm::StringLiteral dispatchMarker = "tile.dispatch:";
 static LogicalResult
 readDispatchSizes(StringRef buffer,
                   SmallVectorImpl<std::pair<StringRef, StringRef>> &sizes) {
-  StringRef rest = buffer;
-  while (!rest.empty()) {
-    StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    StringRef text = line.ltrim();
-    if (!text.consume_front("//"))
-      continue;
-    text = text.ltrim();
-    if (!text.consume_front(dispatchMarker))
-      continue;
+  for (StringRef text : markedLines(buffer, dispatchMarker)) {
     SmallVector<StringRef> words;
     llvm::SplitString(text, words);
     for (StringRef word : words) {
