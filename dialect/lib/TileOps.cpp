@@ -570,17 +570,18 @@ LogicalResult CopyOp::verify() {
       failed(verifyElementType(*this, "the source", srcType)) ||
       failed(verifyElementType(*this, "the destination", dstType)))
     return failure();
-  // Conversions to and from 8-bit floats have no lowering to NVVM: they
-  // would fail in LLVM translation, far from the copy.
+  // Conversions to and from 8-, 6- and 4-bit floats have no lowering to
+  // NVVM: they would fail in LLVM translation, far from the copy.
   Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
-  auto isFloat8 = [](Type t) {
-    return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
+  auto isNarrowFloat = [](Type t) {
+    return isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 16;
   };
-  if (srcElem != dstElem && (isFloat8(srcElem) || isFloat8(dstElem)))
+  if (srcElem != dstElem && (isNarrowFloat(srcElem) || isNarrowFloat(dstElem)))
     return emitOpError() << "cannot convert " << srcElem << " to " << dstElem
-                         << ": copies to or from 8-bit floats keep the "
-                            "element type; produce the 8-bit values where "
-                            "they are computed (a tile.gemm operand)";
+                         << ": copies to or from floats narrower than 16 "
+                            "bits keep the element type; produce the narrow "
+                            "values where they are computed (a tile.gemm "
+                            "operand)";
   bool srcIndexed = !getSrcIndices().empty();
   bool dstIndexed = !getDstIndices().empty();
   if (srcIndexed && dstIndexed)

@@ -2070,8 +2070,20 @@ func.func @copy_to_f8(%n: index, %out: memref<?x?xf8E4M3FN>) {
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%n) threads(128) {
     %f = tile.alloc : memref<16x16xf16, #tile.fragment>
-    // expected-error @+1 {{'tile.copy' op cannot convert 'f16' to 'f8E4M3FN': copies to or from 8-bit floats keep the element type; produce the 8-bit values where they are computed (a tile.gemm operand)}}
+    // expected-error @+1 {{'tile.copy' op cannot convert 'f16' to 'f8E4M3FN': copies to or from floats narrower than 16 bits keep the element type; produce the narrow values where they are computed (a tile.gemm operand)}}
     tile.copy %f -> %out[%c0, %c0] : memref<16x16xf16, #tile.fragment> -> memref<?x?xf8E4M3FN>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_from_f4(%n: index, %in: memref<64x64xf4E2M1FN>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(32) {
+    %s = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op cannot convert 'f4E2M1FN' to 'f16': copies to or from floats narrower than 16 bits keep the element type; produce the narrow values where they are computed (a tile.gemm operand)}}
+    tile.copy %in[%c0, %c0] -> %s : memref<64x64xf4E2M1FN> -> memref<16x16xf16, #gpu.address_space<workgroup>>
   }
   return
 }
