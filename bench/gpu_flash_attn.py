@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""gpu_flash_attn.py - check and time the library FlashAttention
+(kernels/flash_attn.mlir) against torch on the GPU.
+
+Compile the variants first, on a machine with MLIR (one directory each,
+named T-dD-causal or T-dD-full):
+
+    bench/flash-attn-kernels.sh build/kernels/fa sm_90a
+
+then, on the GPU machine (no MLIR needed):
+
+    python3 bench/gpu_flash_attn.py --kernels build/kernels/fa \\
+        --runtime /tmp/rt/lib/libtile_runtime.so
+
+Correctness: every case runs on fresh random inputs (never zero) into an
+output poisoned with NaN first, and is compared with
+scaled_dot_product_attention on f32 copies (causal masks aligned to the
+bottom right, GQA by repeating K and V heads). Speed: TFLOP/s counting
+4·B·H·Sq·Skv·D, halved for causal; the median of --reps launches, each
+between CUDA events, next to torch's SDPA with the cuDNN backend and with
+the flash backend in the same process, each timed before and after the tile
+kernel with the faster of the two counted.
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+# The paper's Table 3 (FA0-FA4) and two larger shapes:
+# (name, batch, heads, seq_q, seq_kv, dim, causal).
+PAPER = [("FA0", 1, 32, 512, 512, 128, True),
+         ("FA1", 1, 32, 512, 512, 128, False),
+         ("FA2", 1, 32, 1024, 1024, 128, True),
+         ("FA3", 1, 32, 1024, 1024, 128, False),
+         ("FA4", 1, 32, 4096, 4096, 128, True),
+         ("FA5", 8, 32, 4096, 4096, 128, False),
+         ("FA6", 8, 32, 2048, 2048, 128, True)]
+
+# Correctness only: (batch, heads_q, heads_kv, seq_q, seq_kv, dim, causal).
+EDGES = [(1, 2, 2, 1, 1, 128, False), (1, 2, 2, 1, 1, 128, True),
+         (2, 4, 4, 77, 77, 128, True), (1, 3, 3, 1000, 1000, 128, False),
+         (1, 2, 2, 4097, 4097, 128, True), (1, 2, 2, 4097, 4097, 64, False),
+         (2, 4, 4, 77, 300, 128, True), (2, 4, 4, 300, 77, 128, False),
+         (1, 4, 4, 100, 1000, 64, True), (1, 4, 4, 1000, 100, 128, True),
+         (2, 8, 2, 512, 512, 128, True), (2, 8, 1, 333, 333, 64, False),
+         (1, 32, 8, 1024, 1024, 64, False), (1, 16, 16, 512, 512, 64, True)]
+
+
+def variant(t, d, causal):
+    return f"{t}-d{d}-{'causal' if causal else 'full'}"
+
+
+def reference(q, k, v, causal):
+    """SDPA on f32 copies, K and V heads repeated for GQA, the causal mask
+    aligned to the bottom right."""
+    import torch
+    import torch.nn.functional as F
+    group = q.shape[1] // k.shape[1]
+    kf = k.float().repeat_interleave(group, dim=1)
+    vf = v.float().repeat_interleave(group, dim=1)
+    sq, skv = q.shape[2], k.shape[2]
+    mask = None
+    if causal:
+        i = torch.arange(sq, device=q.device)[:, None]
+        j = torch.arange(skv, device=q.device)[None, :]
+        mask = j <= i + (skv - sq)
+    out = torch.empty(q.shape, dtype=torch.float32, device=q.device)
+    # A few heads at a time, so that the f32 scores of large shapes fit.
+    step = max(1, (1 << 28) // (sq * skv))
+    for b in range(q.shape[0]):
+        for h in range(0, q.shape[1], step):
+            qs = q[b:b + 1, h:h + step].float()
+            o = F.scaled_dot_product_attention(
+                qs, kf[b:b + 1, h:h + step], vf[b:b + 1, h:h + step],
+                attn_mask=mask)
+            out[b:b + 1, h:h + step] = o
+    if causal and sq > skv:
+        # Rows that see no key: SDPA gives NaN, the kernel zeros.
+        out[:, :, :sq - skv] = 0
+    return out
+
+
+def time_fn(fn, reps, warmup=5):
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times), min(times), max(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kernels", required=True,
+                    help="directory of variant directories "
+                         "(bench/flash-attn-kernels.sh)")
+    ap.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
+    ap.add_argument("--reps", type=int, default=50)
+    ap.add_argument("--types", default="f16,bf16")
+    ap.add_argument("--check-only", action="store_true",
+                    help="correctness cases only, no timing")
+    ap.add_argument("--shapes", default="paper,edges",
+                    help="paper, edges or both")
+    ap.add_argument("--small", action="store_true",
+                    help="a few small cases (for the sanitizers)")
+    args = ap.parse_args()
+
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    import tile
+    from harness import compare, nonzero_rand
+
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(2026)
+    kernels = {}
+
+    def kernel(t, d, causal):
+        key = variant(t, d, causal)
+        if key not in kernels:
+            path = os.path.join(args.kernels, key,
+                                "flash_attn_kernel.manifest")
+            kernels[key] = tile.load(path)
+        return kernels[key]
+
+    dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
+    failed = 0
+
+    def inputs(t, b, hq, hkv, sq, skv, d):
+        dt = dtypes[t]
+        q = nonzero_rand(b, hq, sq, d, dtype=dt, generator=gen)
+        k = nonzero_rand(b, hkv, skv, d, dtype=dt, generator=gen)
+        v = nonzero_rand(b, hkv, skv, d, dtype=dt, generator=gen)
+        return q, k, v
+
+    def check(t, b, hq, hkv, sq, skv, d, causal):
+        """Runs one case into a poisoned output; returns (ok, text)."""
+        nonlocal failed
+        q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
+        out = torch.full(q.shape, float("nan"), dtype=q.dtype, device="cuda")
+        scale = 1.0 / math.sqrt(d)
+        try:
+            kernel(t, d, causal)(q, k, v, out, scale)
+            torch.cuda.synchronize()
+        except tile.TileError as e:
+            failed += 1
+            return False, f"FAILED: {e}"
+        ref = reference(q, k, v, causal)
+        # The kernel rounds P to T before P·V, as flash kernels do: bounds
+        # of a few units of T's last place on outputs of magnitude <= 1.
+        atol, rtol = (4e-3, 1e-2) if t == "f16" else (2e-2, 4e-2)
+        ok, max_abs, _, worst = compare(out, ref, rtol, atol)
+        if not ok:
+            failed += 1
+        return ok, (f"{'ok' if ok else 'FAILED'}, max abs err {max_abs:.3g}"
+                    f", worst {worst:.2g} of the bound")
+
+    device = torch.cuda.get_device_name()
+    print(f"## FlashAttention forward on {device}\n")
+    print(f"torch {torch.__version__}, cuDNN "
+          f"{torch.backends.cudnn.version()}; median of {args.reps} "
+          "launches, each between CUDA events; torch timed before and "
+          "after the tile kernel, the faster counted.\n")
+    types = args.types.split(",")
+
+    if "edges" in args.shapes or args.small:
+        rows = []
+        cases = EDGES[:4] if args.small else EDGES
+        for t in types:
+            for (b, hq, hkv, sq, skv, d, causal) in cases:
+                ok, text = check(t, b, hq, hkv, sq, skv, d, causal)
+                rows.append(f"| {t} | {b}x{hq}/{hkv} heads | {sq} x {skv} "
+                            f"| {d} | {causal} | {text} |")
+        print("### Correctness: ragged, GQA, head dim 64\n")
+        print("| type | batch x heads q/kv | seq_q x seq_kv | dim | causal "
+              "| result |")
+        print("|---|---|---|---|---|---|")
+        print("\n".join(rows) + "\n")
+
+    if "paper" in args.shapes and not args.small:
+        print("### Speed (TFLOP/s)\n")
+        print("| type | shape | B,H,S,D,causal | check | tile | cuDNN | "
+              "flash | tile / best | tile spread (min-max ms) |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        ratios = {t: [] for t in types}
+        for t in types:
+            for (name, b, h, sq, skv, d, causal) in PAPER:
+                ok, text = check(t, b, h, h, sq, skv, d, causal)
+                if args.check_only:
+                    print(f"| {t} | {name} | {b},{h},{sq},{d},{causal} | "
+                          f"{text} | | | | | |")
+                    continue
+                q, k, v = inputs(t, b, h, h, sq, skv, d)
+                out = torch.empty_like(q)
+                scale = 1.0 / math.sqrt(d)
+                kern = kernel(t, d, causal)
+                flops = 4.0 * b * h * sq * skv * d / (2 if causal else 1)
+
+                def sdpa(backend):
+                    def fn():
+                        with sdpa_kernel(backend):
+                            F.scaled_dot_product_attention(
+                                q, k, v, is_causal=causal, scale=scale)
+                    return fn
+
+                def tflops(ms):
+                    return flops / (ms * 1e-3) / 1e12
+
+                backends = {"cudnn": SDPBackend.CUDNN_ATTENTION,
+                            "flash": SDPBackend.FLASH_ATTENTION}
+                before = {}
+                for name_b, be in backends.items():
+                    try:
+                        before[name_b] = time_fn(sdpa(be), args.reps)[0]
+                    except RuntimeError:
+                        before[name_b] = None
+                mine = time_fn(lambda: kern(q, k, v, out, scale), args.reps)
+                best = {}
+                for name_b, be in backends.items():
+                    try:
+                        after = time_fn(sdpa(be), args.reps)[0]
+                    except RuntimeError:
+                        after = None
+                    got = [x for x in (before[name_b], after) if x]
+                    best[name_b] = min(got) if got else None
+                ref_ms = min(x for x in best.values() if x)
+                ratio = ref_ms / mine[0]
+                ratios[t].append(ratio)
+
+                def cell(ms):
+                    return f"{tflops(ms):.0f}" if ms else "n/a"
+                print(f"| {t} | {name} | {b},{h},{sq},{d},{causal} | "
+                      f"{text} | {cell(mine[0])} | {cell(best['cudnn'])} | "
+                      f"{cell(best['flash'])} | {ratio:.2f}x | "
+                      f"{mine[1]:.3f}-{mine[2]:.3f} |")
+        for t in types:
+            if ratios[t]:
+                g = math.exp(sum(map(math.log, ratios[t])) / len(ratios[t]))
+                print(f"\n{t}: geometric mean of tile / best torch over "
+                      f"{len(ratios[t])} shapes: {g:.3f}x "
+                      f"(min {min(ratios[t]):.2f}x)")
+    print(f"\n{'all checks passed' if not failed else f'{failed} FAILED'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+// The tile library FlashAttention forward: O = softmax(Q Kᵀ · scale) V for
+// multi-head attention with Q, K, V and O stored [batch, heads, seq, dim]
+// row-major. Q and O have HQ heads, K and V have HKV heads, and HKV divides
+// HQ (grouped-query attention: query head h reads key/value head
+// h / (HQ / HKV)). seq_q and seq_kv are the runtime sizes of Q's and K's
+// third dimension and need not divide the tiles: the copies mask the ragged
+// rows and a select masks the keys past seq_kv. With CAUSAL=true query i
+// sees the keys j <= i + seq_kv - seq_q (the mask aligned to the bottom
+// right corner, as torch's causal_lower_right); the loop stops at the last
+// block that a row of the query tile can see.
+//
+// Each block owns BM query rows of one head: it stages them in shared
+// memory once, then walks the keys BN at a time through a STAGES-deep
+// pipeline. Per key block it computes S = Q Kᵀ on the tensor cores, the
+// running row maximum, the probabilities P = exp2(S · scale · log2(e) - m)
+// (one FMA and one exp2 per element), their row sums, rescales the output
+// accumulator and adds P V, with P fed to the second gemm from registers.
+// The row statistics live in registers replicated over the threads that
+// share a row; the compiler infers every layout.
+//
+// Parameters (tile-compile -D NAME=VALUE):
+//   D        head dimension (64, 128 or 256)
+//   BM, BN   query rows and key rows of one block step
+//   STAGES   pipeline depth over key blocks
+//   THREADS  threads per block
+//   T        element type of Q, K, V and O: f16 or bf16
+//   CAUSAL   true or false
+// The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
+// torch's default).
+//
+// tile.params(sm_90a): BM=128 BN=128 STAGES=2 THREADS=256
+// tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
+// tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
+func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
+                      %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
+                      %scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %causal = arith.constant ${CAUSAL}
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x${D}x${T}>
+  %hq = memref.dim %Q, %c1 : memref<?x?x?x${D}x${T}>
+  %sq = memref.dim %Q, %c2 : memref<?x?x?x${D}x${T}>
+  %hkv = memref.dim %K, %c1 : memref<?x?x?x${D}x${T}>
+  %skv = memref.dim %K, %c2 : memref<?x?x?x${D}x${T}>
+  %gx = arith.ceildivui %sq, %bm : index
+  %gy = arith.muli %batch, %hq : index
+  tile.kernel blocks(%bx, %bh) in (%gx, %gy) threads(${THREADS}) {
+    // scale · log2(e): the exponent of exp2 is s · c - m · c, one FMA.
+    %c = arith.mulf %scale, %log2e : f32
+    %Qs = tile.alloc : memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
+    %Ks = tile.alloc : memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+    %Vs = tile.alloc : memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
+    %P = tile.alloc : memref<${BM}x${BN}x${T}, #tile.fragment>
+    %Of = tile.alloc : memref<${BM}x${D}xf32, #tile.fragment>
+    %m = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    %mNew = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    %rowSum = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    %l = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    %b = arith.divui %bh, %hq : index
+    %h = arith.remui %bh, %hq : index
+    %group = arith.divui %hq, %hkv : index
+    %hk = arith.divui %h, %group : index
+    %q0 = arith.muli %bx, %bm : index
+    tile.copy %Q[%b, %h, %q0, %c0] -> %Qs
+        : memref<?x?x?x${D}x${T}> -> memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
+    tile.fill %m, %ninf : memref<${BM}xf32, #tile.fragment>
+    tile.clear %l : memref<${BM}xf32, #tile.fragment>
+    tile.clear %Of : memref<${BM}x${D}xf32, #tile.fragment>
+    // Query row i sees keys up to i + skv - sq; the block's last row, up to
+    // q0 + BM - 1 + skv - sq: causal blocks stop after that key's block.
+    %nall = arith.ceildivui %skv, %bn : index
+    %qEnd = arith.addi %q0, %bm : index
+    %kEnd0 = arith.addi %qEnd, %skv : index
+    %kEndPos = arith.cmpi ugt, %kEnd0, %sq : index
+    %kEnd1 = arith.subi %kEnd0, %sq : index
+    %kEnd = arith.select %kEndPos, %kEnd1, %c0 : index
+    %ncausal0 = arith.ceildivui %kEnd, %bn : index
+    %ncausal = arith.minui %ncausal0, %nall : index
+    %nblocks = arith.select %causal, %ncausal, %nall : index
+    %diag = arith.subi %skv, %sq : index
+    tile.pipelined %j = %c0 to %nblocks step %c1 stages(${STAGES}) {
+      %k0 = arith.muli %j, %bn : index
+      tile.copy %K[%b, %hk, %k0, %c0] -> %Ks
+          : memref<?x?x?x${D}x${T}> -> memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+      tile.copy %V[%b, %hk, %k0, %c0] -> %Vs
+          : memref<?x?x?x${D}x${T}> -> memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+      tile.gemm %Qs, %Ks -> %S transpose_b clear_accum policy(full_row)
+          : memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>,
+            memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+         -> memref<${BM}x${BN}xf32, #tile.fragment>
+      // Keys past seq_kv, and with CAUSAL those past the row's diagonal,
+      // get -inf.
+      tile.parallel (%i, %jj) in (${BM}, ${BN}) {
+        %key = arith.addi %k0, %jj : index
+        %query = arith.addi %q0, %i : index
+        %last = arith.addi %query, %diag : index
+        %past = arith.cmpi sge, %key, %skv : index
+        %above = arith.cmpi sgt, %key, %last : index
+        %masked0 = arith.andi %causal, %above : i1
+        %masked = arith.ori %past, %masked0 : i1
+        %s = memref.load %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+        %sm = arith.select %masked, %ninf, %s : f32
+        memref.store %sm, %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+      }
+      tile.reduce max %S -> %mNew dim(1)
+          : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<${BM}xf32, #tile.fragment>
+      // The new row maximum, as m · c; a row with no visible key yet keeps
+      // 0 so that exp2 sees -inf, never nan.
+      tile.parallel (%i) in (${BM}) {
+        %a = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %o = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
+        %mx = arith.maximumf %a, %o : f32
+        memref.store %mx, %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+      }
+      tile.parallel (%i, %jj) in (${BM}, ${BN}) {
+        %s = memref.load %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %inf = arith.cmpf oeq, %mx, %ninf : f32
+        %ms = arith.mulf %mx, %c : f32
+        %msafe = arith.select %inf, %zero, %ms : f32
+        %neg = arith.negf %msafe : f32
+        %x = math.fma %s, %c, %neg : f32
+        %p = math.exp2 %x : f32
+        memref.store %p, %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+        %pt = arith.truncf %p : f32 to ${T}
+        memref.store %pt, %P[%i, %jj] : memref<${BM}x${BN}x${T}, #tile.fragment>
+      }
+      tile.reduce sum %S -> %rowSum dim(1)
+          : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<${BM}xf32, #tile.fragment>
+      tile.parallel (%i, %d) in (${BM}, ${D}) {
+        %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+        %old = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
+        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %inf = arith.cmpf oeq, %mx, %ninf : f32
+        %diff = arith.subf %old, %mx : f32
+        %x0 = arith.mulf %diff, %c : f32
+        %x = arith.select %inf, %zero, %x0 : f32
+        %r = math.exp2 %x : f32
+        %n = arith.mulf %o, %r : f32
+        memref.store %n, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+      }
+      tile.parallel (%i) in (${BM}) {
+        %old = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
+        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %inf = arith.cmpf oeq, %mx, %ninf : f32
+        %diff = arith.subf %old, %mx : f32
+        %x0 = arith.mulf %diff, %c : f32
+        %x = arith.select %inf, %zero, %x0 : f32
+        %r = math.exp2 %x : f32
+        %l0 = memref.load %l[%i] : memref<${BM}xf32, #tile.fragment>
+        %sum = memref.load %rowSum[%i] : memref<${BM}xf32, #tile.fragment>
+        %t = math.fma %l0, %r, %sum : f32
+        memref.store %t, %l[%i] : memref<${BM}xf32, #tile.fragment>
+        memref.store %mx, %m[%i] : memref<${BM}xf32, #tile.fragment>
+      }
+      tile.gemm %P, %Vs -> %Of policy(full_row)
+          : memref<${BM}x${BN}x${T}, #tile.fragment>,
+            memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
+         -> memref<${BM}x${D}xf32, #tile.fragment>
+    }
+    // A row that saw no key (causal with seq_q > seq_kv) has l = 0 and
+    // writes zeros.
+    tile.parallel (%i, %d) in (${BM}, ${D}) {
+      %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+      %s = memref.load %l[%i] : memref<${BM}xf32, #tile.fragment>
+      %empty = arith.cmpf oeq, %s, %zero : f32
+      %q = arith.divf %o, %s : f32
+      %r = arith.select %empty, %zero, %q : f32
+      memref.store %r, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+    }
+    tile.copy %Of -> %O[%b, %h, %q0, %c0]
+        : memref<${BM}x${D}xf32, #tile.fragment> -> memref<?x?x?x${D}x${T}>
+  }
+  return
+}
