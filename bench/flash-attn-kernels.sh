@@ -1,12 +1,12 @@
 #!/bin/bash
-# flash-attn-kernels.sh OUT [CHIP] [BUILD] [-D NAME=VALUE...] - compile the
+# flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...] - compile the
 # library FlashAttention (kernels/flash_attn.mlir) for CHIP (default
 # sm_90a) in every variant bench/gpu_flash_attn.py runs: f16 and bf16, head
 # dim 64 and 128, causal and not, one directory each (OUT/T-dD-causal,
-# OUT/T-dD-full). Extra -D options override the chip's defaults in every
-# variant.
+# OUT/T-dD-full), with --fast-math (exp2 as one ex2.approx.ftz). Extra
+# options (-D NAME=VALUE, --no-warp-specialize, ...) go to every variant.
 set -euo pipefail
-OUT=${1:?usage: flash-attn-kernels.sh OUT [CHIP] [BUILD] [-D NAME=VALUE...]}
+OUT=${1:?usage: flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...]}
 CHIP=${2:-sm_90a}
 BUILD=${3:-build}
 shift $(( $# < 3 ? $# : 3 ))
@@ -16,7 +16,7 @@ for t in f16 bf16; do
     for causal in true false; do
       name=$t-d$d-$([ $causal = true ] && echo causal || echo full)
       "$BUILD/bin/tile-compile" kernels/flash_attn.mlir -o "$OUT/$name" \
-        --chip "$CHIP" -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
+        --chip "$CHIP" --fast-math -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
         > "$OUT.$name.log" 2>&1 || { cat "$OUT.$name.log"; exit 1; }
     done
   done

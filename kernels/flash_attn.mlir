@@ -96,7 +96,15 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
             memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
          -> memref<${BM}x${BN}xf32, #tile.fragment>
       // Keys past seq_kv, and with CAUSAL those past the row's diagonal,
-      // get -inf.
+      // get -inf: only blocks that hold such keys pay for the mask.
+      %kNext = arith.addi %k0, %bn : index
+      %ragged = arith.cmpi sgt, %kNext, %skv : index
+      %kLast = arith.subi %kNext, %c1 : index
+      %firstSees = arith.addi %q0, %diag : index
+      %crosses0 = arith.cmpi sgt, %kLast, %firstSees : index
+      %crosses = arith.andi %causal, %crosses0 : i1
+      %needMask = arith.ori %ragged, %crosses : i1
+      scf.if %needMask {
       tile.parallel (%i, %jj) in (${BM}, ${BN}) {
         %key = arith.addi %k0, %jj : index
         %query = arith.addi %q0, %i : index
@@ -108,6 +116,7 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
         %s = memref.load %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
         %sm = arith.select %masked, %ninf, %s : f32
         memref.store %sm, %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+      }
       }
       tile.reduce max %S -> %mNew dim(1)
           : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<${BM}xf32, #tile.fragment>

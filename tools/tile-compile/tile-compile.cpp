@@ -104,6 +104,11 @@ static cl::opt<bool> noTmaStore(
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
              "from registers instead of through shared memory with TMA"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    fastMath("fast-math",
+             cl::desc("flush f32 denormals to zero in the kernels: exp2 "
+                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz"),
+             cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("set the kernel parameter NAME, which the file declares "
@@ -1022,6 +1027,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.indexBitwidth = indexBitwidth;
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
+  options.fastMath = fastMath;
   options.format = "isa";
   options.toolkit = toolkitPath;
 }
@@ -1362,6 +1368,7 @@ static int runDispatch(StringRef self, StringRef buffer,
     flag(noWarpSpecialize, "--no-warp-specialize");
     flag(noFallback, "--no-fallback");
     flag(noTmaStore, "--no-tma-store");
+    flag(fastMath, "--fast-math");
     for (const std::string &define : config)
       args.push_back("-D" + define);
     SmallVector<StringRef> argRefs(args.begin(), args.end());

@@ -56,6 +56,11 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("on sm_90a, load the tiles of pipelined loops with TMA "
                      "from a producer warpgroup (false: cp.async pipeline)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("flush f32 denormals to zero in kernels, so that exp2 "
+                     "is one ex2.approx.ftz and f32 arithmetic takes .ftz"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tmaStore{
       *this, "tma-store",
       llvm::cl::desc("in warp-specialized kernels, store fragments to global "

@@ -168,7 +168,28 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   }
   // Constants, memref sizes and index arithmetic the body uses are
   // recomputed inside it, so that outlining passes the kernel only the
-  // function's arguments.
+  // function's arguments. The sizes first, by hand: upstream sinking never
+  // makes a memref the launch did not use one of its operands, and a
+  // memref that the body only reads through tensor maps would otherwise
+  // pass its sizes as host-computed scalars.
+  Block &launchBody = launch.getBody().front();
+  llvm::SmallSetVector<memref::DimOp, 4> outerDims;
+  launch.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto dim = operand.getDefiningOp<memref::DimOp>())
+        if (!launch->isAncestor(dim) && dim.getConstantIndex())
+          outerDims.insert(dim);
+  });
+  for (memref::DimOp dim : outerDims) {
+    rewriter.setInsertionPointToStart(&launchBody);
+    Value index = arith::ConstantIndexOp::create(rewriter, dim.getLoc(),
+                                                 *dim.getConstantIndex());
+    Value inner =
+        memref::DimOp::create(rewriter, dim.getLoc(), dim.getSource(), index);
+    rewriter.replaceUsesWithIf(dim.getResult(), inner, [&](OpOperand &use) {
+      return launch->isProperAncestor(use.getOwner());
+    });
+  }
   if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
         if (op->getNumRegions() != 0 || !isPure(op))
           return false;

@@ -108,19 +108,21 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
   std::string upstream = llvm::formatv(
       "gpu-kernel-outlining,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm{{{5}},"
-      "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}},"
+      "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}{7}},"
       "lower-affine,convert-arith-to-llvm{{{5}},convert-index-to-llvm{{{5}},"
       "canonicalize,cse,"
       "gpu.module(tile-convert-nvgpu-to-nvvm{{{5}},"
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
-      "tile-grid-constant-tensor-maps,strip-debuginfo),"
+      "tile-grid-constant-tensor-maps,{6}strip-debuginfo),"
       "tile-lower-host-tensor-maps{{{5}},gpu-to-llvm,"
       "gpu-module-to-binary{{format={3}{4}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, features, options.optLevel.getValue(), format,
       toolkit.empty() ? "" : " toolkit=" + toolkit,
-      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()));
+      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()),
+      options.fastMath ? "tile-flush-denormals," : "",
+      options.fastMath ? " ftz=true" : "");
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))

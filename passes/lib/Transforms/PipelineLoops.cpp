@@ -137,18 +137,20 @@ struct TmaLoad {
   Layout layout;
 };
 
-/// The TMA form of `copy` when its source is a plain 2-d global memref
-/// defined outside the kernel and its shared tile is laid out the way TMA
-/// writes it: row-major, or one of the 32/64/128-byte swizzles in column
-/// blocks of one swizzle row each.
+/// The TMA form of `copy` when its source is a plain global memref of rank
+/// 2 to 5 defined outside the kernel, its shared tile is 2-d (the two
+/// innermost dimensions of the source; the outer ones are a box of extent
+/// 1, as for one head of a [batch, heads, seq, dim] tensor) and laid out
+/// the way TMA writes it: row-major, or one of the 32/64/128-byte swizzles
+/// in column blocks of one swizzle row each.
 static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, Operation *op,
                                           const AsyncCopy &copy) {
   if (!copy.allowTma)
     return std::nullopt;
   auto srcType = dyn_cast<MemRefType>(copy.source.getType());
   auto alloc = copy.dest.getDefiningOp<AllocOp>();
-  if (!srcType || !alloc || srcType.getRank() != 2 ||
-      !srcType.getLayout().isIdentity() ||
+  if (!srcType || !alloc || srcType.getRank() < 2 || srcType.getRank() > 5 ||
+      alloc.getType().getRank() != 2 || !srcType.getLayout().isIdentity() ||
       kernel.getBody().isAncestor(Value(copy.source).getParentRegion()) ||
       alloc->getParentOp() != kernel)
     return std::nullopt;
@@ -195,11 +197,14 @@ static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, Operation *op,
   return std::nullopt;
 }
 
-/// Clones into `b` the pure operations of `kernel` that `value` depends on
-/// (block arguments of the kernel and values from outside it are used as
-/// they are), through `map`. Null when `value` depends on anything else.
-/// With a null `b` it only checks, recording the values it accepted in
-/// `map` as themselves.
+/// Clones into `b` the side-effect-free operations of `kernel` that `value`
+/// depends on (block arguments of the kernel and values from outside it are
+/// used as they are), through `map`. Null when `value` depends on anything
+/// else. With a null `b` it only checks, recording the values it accepted
+/// in `map` as themselves. Divisions by runtime values (a head index over a
+/// group size) are accepted: what the loop's bounds and copy indices use is
+/// computed unconditionally, in the kernel's body or the loop's, so the
+/// clone runs no division the program would not have run.
 static Value clonePure(OpBuilder *b, KernelOp kernel, Value value,
                        IRMapping &map) {
   if (Value mapped = map.lookupOrNull(value))
@@ -209,7 +214,7 @@ static Value clonePure(OpBuilder *b, KernelOp kernel, Value value,
   if (auto arg = dyn_cast<BlockArgument>(value))
     return arg.getOwner() == &kernel.getBody().front() ? value : Value();
   Operation *def = value.getDefiningOp();
-  if (!isPure(def) || def->getNumRegions())
+  if (!isMemoryEffectFree(def) || def->getNumRegions())
     return Value();
   for (Value operand : def->getOperands())
     if (!clonePure(b, kernel, operand, map))
@@ -274,15 +279,18 @@ static void warpSpecialize(
       Value unranked = memref::CastOp::create(
           hb, loc, UnrankedMemRefType::get(srcType.getElementType(), 0),
           load.copy.source);
-      auto box = MemRefType::get({load.rows, load.boxCols},
-                                 srcType.getElementType(), AffineMap(), shared);
+      SmallVector<int64_t> boxShape(srcType.getRank() - 2, 1);
+      llvm::append_range(boxShape, ArrayRef<int64_t>{load.rows, load.boxCols});
+      auto box = MemRefType::get(boxShape, srcType.getElementType(),
+                                 AffineMap(), shared);
       auto type = nvgpu::TensorMapDescriptorType::get(
           ctx, box, load.swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-      maps.push_back(nvgpu::TmaCreateDescriptorOp::create(
-          hb, loc, type, unranked,
-          ValueRange{idx(hb, load.rows), idx(hb, load.boxCols)}));
+      SmallVector<Value> boxValues = llvm::map_to_vector(
+          boxShape, [&](int64_t extent) { return idx(hb, extent); });
+      maps.push_back(nvgpu::TmaCreateDescriptorOp::create(hb, loc, type,
+                                                          unranked, boxValues));
     }
   }
 
@@ -409,8 +417,14 @@ static void warpSpecialize(
                                 arith::MulIOp::create(pb, loc, i, step)));
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   for (auto [load, tensorMap] : llvm::zip(loads, maps)) {
-    Value row0 = clonePure(&pb, kernel, load.copy.sourceIndices[0], map);
-    Value col0 = clonePure(&pb, kernel, load.copy.sourceIndices[1], map);
+    // Coordinates innermost first: column, row, then the outer dimensions.
+    SmallVector<Value> outerCoords;
+    ValueRange indices = load.copy.sourceIndices;
+    for (Value index : llvm::reverse(indices.drop_back(2)))
+      outerCoords.push_back(arith::IndexCastOp::create(
+          pb, loc, pb.getI32Type(), clonePure(&pb, kernel, index, map)));
+    Value row0 = clonePure(&pb, kernel, indices[indices.size() - 2], map);
+    Value col0 = clonePure(&pb, kernel, indices.back(), map);
     Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
                                                     ValueRange{tensorMap})
                      .getResult(0);
@@ -428,6 +442,7 @@ static void warpSpecialize(
       SmallVector<Value> coords = {
           arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
           arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
+      llvm::append_range(coords, outerCoords);
       // The block's own shared memory, addressed in the cluster window.
       dst = LLVM::AddrSpaceCastOp::create(
           pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);

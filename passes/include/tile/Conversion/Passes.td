@@ -131,6 +131,37 @@ def TileGridConstantTensorMaps
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileFlushDenormals
+    : Pass<"tile-flush-denormals", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "flush f32 denormals in lowered kernels (the fast-math option)";
+  let description = [{
+    Marks every `llvm.func` of the GPU module with the f32 denormal mode
+    `preserve-sign`. NVPTX then selects the flush-to-zero forms of f32
+    instructions: `math.exp2` becomes one `ex2.approx.ftz.f32` instead of
+    `ex2.approx.f32` with the instructions around it that scale subnormal
+    inputs and results (calls of libdevice's `__nv_exp2f`, which choose
+    their form through `__nvvm_reflect`, become the `llvm.intr.exp2` that
+    follows the function's mode), and additions, multiplications and FMAs
+    take `.ftz`. Results that would be subnormal (below 2^-126 in magnitude)
+    become zero, which softmax-like kernels never notice. `tile-to-nvvm`
+    runs it under `fast-math=true` (`tile-compile --fast-math`).
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%x: f32) attributes {nvvm.kernel}
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%x: f32) attributes {denormal_fp_math_f32 = "preserve-sign",
+                                      nvvm.kernel}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TileLowerHostTensorMaps
     : Pass<"tile-lower-host-tensor-maps", "::mlir::ModuleOp"> {
   let summary = "encode the host's tensor maps with the CUDA driver and pass them by value";
