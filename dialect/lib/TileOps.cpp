@@ -573,6 +573,12 @@ LogicalResult CopyOp::verify() {
   // Conversions to and from 8-, 6- and 4-bit floats have no lowering to
   // NVVM: they would fail in LLVM translation, far from the copy.
   Type srcElem = srcType.getElementType(), dstElem = dstType.getElementType();
+  // `index` has no width until the lowering picks one, so neither a
+  // conversion nor an asynchronous copy of its bytes can be planned.
+  if (srcElem.isIndex() || dstElem.isIndex())
+    return emitOpError() << "cannot copy " << srcElem << " to " << dstElem
+                         << ": index elements have no fixed width in memory; "
+                            "store indices as i32 or i64";
   auto isNarrowFloat = [](Type t) {
     return isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 16;
   };

@@ -2078,6 +2078,30 @@ func.func @copy_to_f8(%n: index, %out: memref<?x?xf8E4M3FN>) {
 
 // -----
 
+func.func @copy_index(%n: index, %in: memref<?x64xindex>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %s = tile.alloc : memref<32x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op cannot copy 'index' to 'f32': index elements have no fixed width in memory; store indices as i32 or i64}}
+    tile.copy %in[%c0, %c0] -> %s : memref<?x64xindex> -> memref<32x64xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_index_to_shared(%n: index, %in: memref<?x64xindex>) {
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %s = tile.alloc : memref<64x64xindex, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op cannot copy 'index' to 'index': index elements have no fixed width in memory; store indices as i32 or i64}}
+    tile.copy %in[%c0, %c0] -> %s : memref<?x64xindex> -> memref<64x64xindex, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 func.func @copy_from_f4(%n: index, %in: memref<64x64xf4E2M1FN>) {
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%n) threads(32) {
