@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# build_gemv_kernels.sh - compile the kernels bench/gpu_gemv.py runs, on a
+# machine with MLIR, into one folder to carry to the GPU machine.
+#
+#   bench/build_gemv_kernels.sh OUTDIR [BUILD] [CHIP]
+#
+# BUILD is the build tree holding bin/tile-compile (default build), CHIP the
+# target (default sm_90a). Writes OUTDIR/NAME/KERNEL.{ptx,cubin,manifest}
+# for each configuration below (cubins where ptxas is found), and
+# OUTDIR/BUILD-INFO with the commit and the commands.
+set -euo pipefail
+out=${1:?usage: build_gemv_kernels.sh OUTDIR [BUILD] [CHIP]}
+build=${2:-build}
+chip=${3:-sm_90a}
+cd "$(dirname "$0")/.."
+compile=$build/bin/tile-compile
+mkdir -p "$out"
+info=$out/BUILD-INFO
+{
+  echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "chip $chip"
+} >"$info"
+run() { # name file args...
+  local name=$1 file=$2
+  shift 2
+  rm -rf "${out:?}/$name"
+  echo "tile-compile $file -o $name --chip $chip $*" >>"$info"
+  "$compile" "$file" -o "$out/$name" --chip "$chip" "$@"
+}
+# fp16 / bf16 GEMV with the chip's defaults (one row of X per block), and
+# a batched configuration: four rows of X per block, one row of W per
+# warp.
+run gemv-f16 kernels/gemv.mlir
+run gemv-bf16 kernels/gemv.mlir -D WT=bf16 -D OT=bf16
+run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
+# W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
+# for the GEMV), with zero points and without.
+for g in 32 64 128; do
+  [ -f kernels/gemv_w4a16.mlir ] && run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g
+done
+[ -f kernels/gemv_w4a16.mlir ] && run gemv_w4a16-bf16-g128 kernels/gemv_w4a16.mlir \
+  -D G=128 -D AT=bf16
+[ -f kernels/gemm_w4a16.mlir ] && run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
+echo "wrote $out"

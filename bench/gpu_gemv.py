@@ -1,0 +1,406 @@
+"""The library GEMV and the W4A16 kernels on the GPU: correctness against
+torch and times next to cuBLAS and the copy bandwidth, in one process.
+
+    bench/build_gemv_kernels.sh build/gemv-kernels       # where MLIR is
+    python3 bench/gpu_gemv.py --kernels build/gemv-kernels \\
+        --runtime /tmp/rt/lib/libtile_runtime.so          # on the GPU
+
+KERNELS_DIR is what bench/build_gemv_kernels.sh wrote: one folder per
+configuration (gemv-f16, gemv-bf16, gemv-f16-m4, gemv_w4a16-f16-gG,
+gemm_w4a16-f16-g128), each with its manifests. Launches go through the
+Python package (python/tile, imported from the source tree) on torch
+tensors, on torch's current stream.
+
+  (a) fp16 GEMV, y = W x (m = 1), on the paper's V0-V7 (Table 2): the
+      kernel's time, its bandwidth over the bytes of W, x and y, that
+      bandwidth as a share of the device-to-device copy bandwidth measured
+      in the same run (a torch copy_ of --copy-mib MiB: read + write bytes
+      over its time), and the ratio to cuBLAS
+      (torch.nn.functional.linear).
+  (b) Correctness of every GEMV configuration (f16, bf16, the batched
+      m = 4 one, and the split-K kernel into f32) on V0-V7 and ragged
+      shapes (N x K = 4097x1000, 77x4096, 1x1; m = 1, 3 and 16).
+  (c) W4A16 GEMV (4-bit weights packed by bench/w4pack.py, f16 scales per
+      group of G, with zero points and symmetric) at m = 1 and m = 16 on
+      V0-V7, checked against torch on the dequantized matrix and timed
+      against cuBLAS on that matrix in f16.
+  (d) W4A16 GEMM at the paper's M1 and M5 (Table 1) against fp16 cuBLAS.
+
+Correctness: fresh random inputs with no zeros per shape (floats in
+[-1, 1); 4-bit weights uniform over 0..15 with scales in [0.5, 1) / 8 and
+zero points over 0..15), outputs poisoned with NaN before the checked
+launch, compared with the product in f32 rounded to the output type (four
+ulps plus an absolute floor growing like sqrt(K)). Times: the median of
+--reps launches, each between two CUDA events, on fresh inputs of the
+shape; cuBLAS is timed before and after the tile kernel and the faster
+counted. The goals printed next to the numbers (not assumed): (a) at
+least 90% of the copy bandwidth and at least cuBLAS on every V shape; (c)
+at least 3.0x fp16 cuBLAS at m = 1 and 2.5x at m = 16; (d) at least 0.9x.
+
+--dry runs without a GPU, torch or a driver: it checks the shape lists,
+and with --kernels lists the artifacts it would run. Prints Markdown;
+exits non-zero when any check failed or any launch did not run.
+"""
+
+import argparse
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+# (name, N, K) of the TileLang paper's Appendix A, Table 2 (m = 1).
+GEMV_SHAPES = [("V0", 16384, 16384), ("V1", 43008, 14336),
+               ("V2", 14336, 14336), ("V3", 57344, 14336),
+               ("V4", 14336, 57344), ("V5", 9216, 9216),
+               ("V6", 36864, 9216), ("V7", 9216, 36864)]
+RAGGED = [("ragged", 4097, 1000), ("ragged", 77, 4096), ("ragged", 1, 1)]
+# (name, M, N, K) of Table 1 for the W4A16 GEMM.
+GEMM_SHAPES = [("M1", 4096, 8192, 8192), ("M5", 8192, 8192, 8192)]
+GEMV_CONFIGS = [("gemv-f16", "f16", 1), ("gemv-bf16", "bf16", 1),
+                ("gemv-f16-m4", "f16", 4)]
+W4_GROUPS = (32, 64, 128)
+GOAL_COPY, GOAL_BLAS = 0.90, 1.0
+GOAL_W4_M1, GOAL_W4_M16, GOAL_W4_GEMM = 3.0, 2.5, 0.9
+ULP = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23}
+
+
+def self_check():
+    assert len(GEMV_SHAPES) == 8 and len({s[1:] for s in GEMV_SHAPES}) == 8
+    assert [s[0] for s in GEMV_SHAPES] == [f"V{i}" for i in range(8)]
+    assert all(n > 0 and k > 0 for _, n, k in GEMV_SHAPES + RAGGED)
+    assert all(m in (4096, 8192) for _, m, _, _ in GEMM_SHAPES)
+
+
+def tolerance(ot, k):
+    """(rtol, atol) of a K-deep f32-accumulated product of inputs in
+    [-1, 1) rounded to `ot`: four ulps, and an absolute floor that grows
+    like the sum itself (sqrt(K)) for elements that cancel."""
+    return 4 * ULP[ot], 1e-4 * math.sqrt(k)
+
+
+def markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def manifest(root, config, kernel):
+    return os.path.join(root, config, f"{kernel}_kernel.manifest")
+
+
+def w4_configs(root):
+    """(folder, kernel, group, activation type) of the W4A16 artifacts."""
+    found = []
+    for g in W4_GROUPS:
+        found.append((f"gemv_w4a16-f16-g{g}", "gemv_w4a16", g, "f16"))
+    found.append(("gemv_w4a16-bf16-g128", "gemv_w4a16", 128, "bf16"))
+    return found
+
+
+def dry(args):
+    self_check()
+    print(f"shape lists: {len(GEMV_SHAPES)} GEMV shapes, {len(RAGGED)} "
+          f"ragged, {len(GEMM_SHAPES)} GEMM shapes: ok")
+    if not args.kernels:
+        return 0
+    rows, missing = [], 0
+    wanted = [(c, k) for c, _, _ in GEMV_CONFIGS
+              for k in ("gemv", "gemv_splitk")]
+    for folder, kernel, _, _ in w4_configs(args.kernels):
+        wanted += [(folder, kernel), (folder, kernel + "_sym")]
+    wanted += [("gemm_w4a16-f16-g128", "gemm_w4a16"),
+               ("gemm_w4a16-f16-g128", "gemm_w4a16_sym")]
+    for config, kernel in wanted:
+        path = manifest(args.kernels, config, kernel)
+        ok = os.path.exists(path)
+        missing += not ok
+        rows.append([config, kernel, "found" if ok else "MISSING"])
+    print(markdown_table(["folder", "kernel", "manifest"], rows))
+    return 1 if missing else 0
+
+
+# ---------------------------------------------------------------------------
+# On the GPU.
+
+def run(args):
+    import torch
+    import torch.nn.functional as F
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    import tile
+    import w4pack
+    from harness import compare, nonzero_rand, time_torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(2025)
+    dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
+              "f32": torch.float32}
+    failed = 0
+    kernels = {}
+
+    def load(config, kernel):
+        key = (config, kernel)
+        if key not in kernels:
+            path = manifest(args.kernels, config, kernel)
+            kernels[key] = tile.load(path) if os.path.exists(path) else None
+        return kernels[key]
+
+    def check(fn, out, ref, ot, k):
+        """Poisons out, runs fn, compares: returns (ok, cell text)."""
+        nonlocal failed
+        out.fill_(float("nan"))
+        try:
+            fn()
+            torch.cuda.synchronize()
+        except tile.TileError as e:
+            failed += 1
+            return False, f"FAILED: {e}"
+        rtol, atol = tolerance(ot, k)
+        ok, max_abs, _, worst = compare(out, ref, rtol, atol)
+        if not ok:
+            failed += 1
+        return ok, (f"{'ok' if ok else 'FAILED'} (max abs err {max_abs:.3g}, "
+                    f"{worst:.2g} of the bound)")
+
+    def timed(tile_fn, blas_fn):
+        """(tile ms, cuBLAS ms): cuBLAS before and after, the faster."""
+        before = time_torch(blas_fn, reps=args.reps)[0]
+        t = time_torch(tile_fn, reps=args.reps)[0]
+        after = time_torch(blas_fn, reps=args.reps)[0]
+        return t, min(before, after)
+
+    device = torch.cuda.get_device_name()
+    print(f"## GEMV and W4A16 on {device}\n")
+    print(f"torch {torch.__version__}; median of {args.reps} launches, each "
+          "between CUDA events; cuBLAS (torch.nn.functional.linear) timed "
+          "before and after the tile kernel, the faster counted.\n")
+
+    # The copy bandwidth of this device, measured now.
+    n_copy = args.copy_mib * (1 << 20) // 2
+    src = nonzero_rand(n_copy, dtype=torch.float16, generator=gen)
+    dst = torch.empty_like(src)
+    copy_ms = time_torch(lambda: dst.copy_(src), reps=args.reps)[0]
+    copy_gbs = 2 * src.numel() * 2 / (copy_ms * 1e-3) / 1e9
+    del src, dst
+    print(f"device-to-device copy of {args.copy_mib} MiB: {copy_ms:.3f} ms, "
+          f"{copy_gbs:.0f} GB/s (read + write)\n")
+
+    # (a) fp16 GEMV on V0-V7.
+    if args.part in ("all", "a"):
+        gemv = load("gemv-f16", "gemv")
+        rows, verdicts = [], []
+        for name, n, k in GEMV_SHAPES:
+            if gemv is None:
+                failed += 1
+                rows.append([name, f"{n}x{k}", "MISSING", "-", "-", "-", "-",
+                             "-"])
+                continue
+            x = nonzero_rand(1, k, dtype=torch.float16, generator=gen)
+            w = nonzero_rand(n, k, dtype=torch.float16, generator=gen)
+            y = torch.empty(1, n, dtype=torch.float16, device="cuda")
+            ref = (x.float() @ w.float().t()).half()
+            ok, status = check(lambda: gemv(x, w, y), y, ref, "f16", k)
+            if not ok or args.check_only:
+                rows.append([name, f"{n}x{k}", status, "-", "-", "-", "-",
+                             "-"])
+                continue
+            t, blas = timed(lambda: gemv(x, w, y), lambda: F.linear(x, w))
+            gbs = (n * k + k + n) * 2 / (t * 1e-3) / 1e9
+            share = gbs / copy_gbs
+            ratio = blas / t
+            verdicts.append(share >= GOAL_COPY and ratio >= GOAL_BLAS)
+            rows.append([name, f"{n}x{k}", status, f"{t * 1e3:.1f}",
+                         f"{gbs:.0f}", f"{share * 100:.1f}%",
+                         f"{blas * 1e3:.1f}", f"{ratio:.2f}"])
+            del x, w, y, ref
+        print("### (a) fp16 GEMV (m = 1), V0-V7\n")
+        print(markdown_table(["shape", "NxK", "check", "tile us",
+                              "tile GB/s", "of copy BW", "cuBLAS us",
+                              "cuBLAS / tile"], rows))
+        if verdicts:
+            met = all(verdicts) and len(verdicts) == len(GEMV_SHAPES)
+            print(f"\ngoal (>= {GOAL_COPY:.0%} of copy bandwidth and >= "
+                  f"cuBLAS on every V shape): {'met' if met else 'missed'}\n")
+        torch.cuda.empty_cache()
+
+    # (b) correctness of every GEMV configuration.
+    if args.part in ("all", "b"):
+        rows = []
+        for config, t, bm in GEMV_CONFIGS:
+            dt = dtypes[t]
+            for kernel in ("gemv", "gemv_splitk"):
+                fn = load(config, kernel)
+                for m in (1, 3, 16):
+                    for name, n, k in GEMV_SHAPES + RAGGED:
+                        if m != 1 and name != "ragged" and name not in \
+                                ("V0", "V5"):
+                            continue
+                        if fn is None:
+                            failed += 1
+                            rows.append([config, kernel, m, name,
+                                         f"{n}x{k}", "MISSING"])
+                            continue
+                        x = nonzero_rand(m, k, dtype=dt, generator=gen)
+                        w = nonzero_rand(n, k, dtype=dt, generator=gen)
+                        exact = x.float() @ w.float().t()
+                        if kernel == "gemv":
+                            y = torch.empty(m, n, dtype=dt, device="cuda")
+                            ok, status = check(lambda: fn(x, w, y), y,
+                                               exact.to(dt), t, k)
+                        else:
+                            y = torch.empty(m, n, dtype=torch.float32,
+                                            device="cuda")
+
+                            def launch():
+                                y.zero_()
+                                fn(x, w, y)
+                            _, status = check(launch, y, exact, "f32", k)
+                        rows.append([config, kernel, m, name, f"{n}x{k}",
+                                     status])
+                        del x, w, y, exact
+        print("### (b) GEMV correctness\n")
+        print(markdown_table(["config", "kernel", "m", "shape", "NxK",
+                              "check"], rows))
+        print()
+        torch.cuda.empty_cache()
+
+    def w4_operands(m, n, k, g, at, symmetric):
+        """Random X, 4-bit weights packed, scales, zeros (or None) and the
+        dequantized matrix in the activation type."""
+        dt = dtypes[at]
+        x = nonzero_rand(m, k, dtype=dt, generator=gen)
+        q = torch.randint(0, 16, (n, k), device="cuda", generator=gen,
+                          dtype=torch.int32)
+        groups = (k + g - 1) // g
+        s = ((torch.rand(n, groups, device="cuda", generator=gen) + 1)
+             / 16).to(dt)
+        z = None if symmetric else torch.randint(
+            0, 16, (n, groups), device="cuda", generator=gen).to(dt)
+        packed = w4pack.pack(q)
+        wdq = w4pack.dequantize(q, s, z, g, dtype=dt)
+        del q
+        return x, packed, s, z, wdq
+
+    def w4_call(fn, x, packed, s, z, y):
+        if z is None:
+            return lambda: fn(x, packed, s, y)
+        return lambda: fn(x, packed, s, z, y)
+
+    # (c) W4A16 GEMV.
+    if args.part in ("all", "c"):
+        rows, ratios = [], {1: [], 16: []}
+        for folder, kernel, g, at in w4_configs(args.kernels):
+            for symmetric in (False, True):
+                fn = load(folder, kernel + ("_sym" if symmetric else ""))
+                shapes = GEMV_SHAPES + RAGGED
+                for m in (1, 16):
+                    for name, n, k in shapes:
+                        label = [folder, "sym" if symmetric else "zeros", m,
+                                 name, f"{n}x{k}"]
+                        if fn is None:
+                            failed += 1
+                            rows.append(label + ["MISSING", "-", "-", "-"])
+                            continue
+                        x, packed, s, z, wdq = w4_operands(
+                            m, n, k, g, at, symmetric)
+                        y = torch.empty(m, n, dtype=dtypes[at], device="cuda")
+                        ref = (x.float() @ wdq.float().t()).to(dtypes[at])
+                        call = w4_call(fn, x, packed, s, z, y)
+                        ok, status = check(call, y, ref, at, k)
+                        timed_here = (ok and not args.check_only and
+                                      name != "ragged" and at == "f16" and
+                                      g == 128 and not symmetric)
+                        if not timed_here:
+                            rows.append(label + [status, "-", "-", "-"])
+                        else:
+                            t, blas = timed(call, lambda: F.linear(x, wdq))
+                            ratios[m].append(blas / t)
+                            rows.append(label + [status, f"{t * 1e3:.1f}",
+                                                 f"{blas * 1e3:.1f}",
+                                                 f"{blas / t:.2f}"])
+                        del x, packed, s, z, wdq, y, ref
+        print("### (c) W4A16 GEMV (times: f16, G = 128, with zeros)\n")
+        print(markdown_table(["config", "form", "m", "shape", "NxK",
+                              "check", "tile us", "fp16 cuBLAS us",
+                              "cuBLAS / tile"], rows))
+        for m, goal in ((1, GOAL_W4_M1), (16, GOAL_W4_M16)):
+            if ratios[m]:
+                low = min(ratios[m])
+                print(f"\nm = {m}: minimum {low:.2f}x fp16 cuBLAS over "
+                      f"{len(ratios[m])} shapes (goal >= {goal}x: "
+                      f"{'met' if low >= goal else 'missed'})")
+        print()
+        torch.cuda.empty_cache()
+
+    # (d) W4A16 GEMM.
+    if args.part in ("all", "d"):
+        rows = []
+        folder = "gemm_w4a16-f16-g128"
+        for symmetric in (False, True):
+            fn = load(folder, "gemm_w4a16" + ("_sym" if symmetric else ""))
+            for name, m, n, k in GEMM_SHAPES + [("ragged", 1000, 77, 4096)]:
+                label = ["sym" if symmetric else "zeros", name,
+                         f"{m}x{n}x{k}"]
+                if fn is None:
+                    failed += 1
+                    rows.append(label + ["MISSING", "-", "-", "-"])
+                    continue
+                x, packed, s, z, wdq = w4_operands(m, n, k, 128, "f16",
+                                                   symmetric)
+                y = torch.empty(m, n, dtype=torch.float16, device="cuda")
+                ref = (x.float() @ wdq.float().t()).half()
+                call = w4_call(fn, x, packed, s, z, y)
+                ok, status = check(call, y, ref, "f16", k)
+                if not ok or args.check_only or name == "ragged":
+                    rows.append(label + [status, "-", "-", "-"])
+                else:
+                    t, blas = timed(call, lambda: F.linear(x, wdq))
+                    flop = 2.0 * m * n * k
+                    ratio = blas / t
+                    rows.append(label + [
+                        status, f"{flop / (t * 1e-3) / 1e12:.1f}",
+                        f"{flop / (blas * 1e-3) / 1e12:.1f}",
+                        f"{ratio:.2f} ({'met' if ratio >= GOAL_W4_GEMM else 'missed'})"])
+                del x, packed, s, z, wdq, y, ref
+                torch.cuda.empty_cache()
+        print(f"### (d) W4A16 GEMM, G = 128 (goal >= {GOAL_W4_GEMM}x fp16 "
+              "cuBLAS)\n")
+        print(markdown_table(["form", "shape", "MxNxK", "check",
+                              "tile TFLOP/s", "cuBLAS TFLOP/s",
+                              "cuBLAS / tile"], rows))
+        print()
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kernels", default="",
+                        help="what bench/build_gemv_kernels.sh wrote")
+    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so",
+                        help="libtile_runtime.so (runtime/build-standalone.sh"
+                             " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
+    parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--copy-mib", type=int, default=1024,
+                        help="size of the copy that measures the bandwidth")
+    parser.add_argument("--part", choices=("all", "a", "b", "c", "d"),
+                        default="all")
+    parser.add_argument("--check-only", action="store_true",
+                        help="check correctness; time nothing")
+    parser.add_argument("--dry", action="store_true",
+                        help="no GPU: check the shape lists and, with "
+                             "--kernels, list the artifacts")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    if args.dry:
+        return dry(args)
+    if not args.kernels:
+        parser.error("--kernels is required (except with --dry)")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Unit tests of bench/w4pack.py: the pure-Python packer everywhere, the
+torch one where torch is installed (skipped otherwise), and the two
+against each other."""
+
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import w4pack  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+class PackRowsTest(unittest.TestCase):
+    def test_nibble_order(self):
+        # Low nibble first: columns 0 and 1 of [1, 2] make 0x21.
+        self.assertEqual(w4pack.pack_rows([[1, 2]]), [[0x21]])
+        # 0xF0 is -16 as a signed byte.
+        self.assertEqual(w4pack.pack_rows([[0, 15]]), [[-16]])
+
+    def test_odd_k_is_padded(self):
+        self.assertEqual(w4pack.pack_rows([[7, 8, 9]]), [[0x87 - 256, 0x09]])
+        self.assertEqual(w4pack.unpack_rows([[0x87 - 256, 0x09]], 3), [[7, 8, 9]])
+
+    def test_round_trip(self):
+        rng = random.Random(5)
+        for k in (1, 2, 31, 64, 129):
+            q = [[rng.randrange(16) for _ in range(k)] for _ in range(3)]
+            packed = w4pack.pack_rows(q)
+            self.assertEqual(len(packed[0]), (k + 1) // 2)
+            self.assertTrue(all(-128 <= b <= 127 for r in packed for b in r))
+            self.assertEqual(w4pack.unpack_rows(packed, k), q)
+
+    def test_out_of_range(self):
+        with self.assertRaises(ValueError):
+            w4pack.pack_rows([[16, 0]])
+        with self.assertRaises(ValueError):
+            w4pack.pack_rows([[0, -1]])
+
+    def test_quantize_error_bound(self):
+        rng = random.Random(7)
+        for symmetric in (False, True):
+            for group in w4pack.GROUPS:
+                w = [[rng.uniform(-1, 1) for _ in range(2 * group + 5)]
+                     for _ in range(2)]
+                q, s, z = w4pack.quantize_rows(w, group, symmetric)
+                self.assertEqual(z is None, symmetric)
+                self.assertEqual(len(s[0]), 3)
+                d = w4pack.dequantize_rows(q, s, z, group)
+                for n, row in enumerate(w):
+                    for k, v in enumerate(row):
+                        # Within half a step, or clamped at the range end.
+                        self.assertLessEqual(abs(d[n][k] - v),
+                                             s[n][k // group] * (1 if symmetric else 0.5) + 1e-9)
+
+    def test_bad_group(self):
+        with self.assertRaises(ValueError):
+            w4pack.quantize_rows([[0.0] * 8], 16)
+
+
+@unittest.skipIf(torch is None, "torch is not installed")
+class PackTorchTest(unittest.TestCase):
+    def test_matches_rows(self):
+        g = torch.Generator().manual_seed(3)
+        for k in (1, 6, 33):
+            q = torch.randint(0, 16, (4, k), generator=g)
+            packed = w4pack.pack(q)
+            self.assertEqual(packed.dtype, torch.int8)
+            self.assertEqual(packed.tolist(), w4pack.pack_rows(q.tolist()))
+            self.assertTrue(torch.equal(w4pack.unpack(packed, k), q.int()))
+
+    def test_dequantize_matches_rows(self):
+        g = torch.Generator().manual_seed(4)
+        w = torch.rand(3, 200, generator=g) * 2 - 1
+        for symmetric in (False, True):
+            q, s, z = w4pack.quantize(w, 64, symmetric, dtype=torch.float32)
+            d = w4pack.dequantize(q, s, z, 64, dtype=torch.float32)
+            ref = w4pack.dequantize_rows(
+                q.tolist(), s.tolist(), None if z is None else z.tolist(), 64)
+            self.assertTrue(torch.allclose(d, torch.tensor(ref), atol=1e-6))
+            self.assertLess(float((d - w).abs().max()), float(s.max()) + 1e-6)
+
+
+if __name__ == "__main__":
+    unittest.main()
