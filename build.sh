@@ -16,7 +16,7 @@ LLVM=/usr/lib/llvm-22
 # The bundled kernels the main job compiles (examples/<name>.mlir).
 KERNELS=(gemm reverse elementwise_add bias_relu row_softmax row_softmax_onepass row_softmax_pipelined row_reduce column_reduce cumsum histogram)
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
-          cmake ninja-build gcc g++ python3)
+          rocm-device-libs cmake ninja-build gcc g++ python3)
 
 install_packages() {
   local missing=()
@@ -49,6 +49,10 @@ main_job() {
   echo "== tile-compile: examples -> $out (PTX, cubin where ptxas exists)"
   for kernel in ${KERNELS[@]}; do
     "$BUILD/bin/tile-compile" "examples/$kernel.mlir" -o "$out" --chip sm_90a --time
+  done
+  echo "== tile-compile: examples -> $out/gfx942 (HSACO for AMD MI300; no AMD GPU runs them here)"
+  for kernel in ${KERNELS[@]}; do
+    "$BUILD/bin/tile-compile" "examples/$kernel.mlir" -o "$out/gfx942" --chip gfx942
   done
   if "$BUILD/bin/tile-run" --list-devices > /dev/null 2>&1; then
     echo "== tile-run: reverse_kernel on the GPU, 1000003 random floats"

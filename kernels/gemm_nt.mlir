@@ -11,7 +11,7 @@
 // Parameters (set with tile-compile -D NAME=VALUE; see docs/GEMM.md):
 //   BM, BN, BK  block tile: rows of C, columns of C, depth of one K step
 //   STAGES      pipeline depth of tile.pipelined (1 = no overlap)
-//   THREADS     threads per block, a multiple of 32
+//   THREADS     threads per block, a multiple of 32 (64 on AMD chips)
 //   POLICY      how the warps split the C tile: square, full_row, full_col
 //   PANEL       block rasterization panel (1 = launch order), RASTER its
 //               order: row or column
@@ -27,8 +27,14 @@
 // chip"). sm_90a: 128x256x64 tiles, 3 stages, two consumer warpgroups, the
 // best of the tuning sweep on the paper's shapes (gemm_nn, measured; the NT
 // and TN layouts take it over unmeasured). sm_80: analytic, not measured.
+// gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): analytic, never run on
+// an AMD GPU (docs/AMD.md, "Library GEMM parameters"): 128x128 tiles on
+// four waves of 64x64 (2x2 32x32x8 MFMA blocks each, 64 accumulator
+// registers), 32-deep K steps, two LDS stages of 16 KiB.
 // tile.params(sm_90a): BM=128 BN=256 BK=64 STAGES=3 THREADS=256 PANEL=8
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
+// tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
+// tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // The sizes the shapes of kernels/gemm_tuned.txt stand for (tile-compile
 // --dispatch writes its rules over them):
 // tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim1

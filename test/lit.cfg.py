@@ -51,3 +51,12 @@ ptxas_dirs = [os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
 if any(os.access(os.path.join(d, "ptxas"), os.X_OK) for d in ptxas_dirs) \
         or shutil.which("ptxas"):
     config.available_features.add("ptxas")
+
+# hsaco: the toolkit directory the build assembled for AMD chips links
+# code objects (ld.lld), so tile-compile --chip gfx942 writes HSACO; with
+# rocm-device-libs, kernels calling ocml math functions link too.
+rocm_toolkit = os.path.join(config.tile_obj_root, "rocm-toolkit")
+if os.path.exists(os.path.join(rocm_toolkit, "llvm", "bin", "ld.lld")):
+    config.available_features.add("hsaco")
+if os.path.exists(os.path.join(rocm_toolkit, "amdgcn", "bitcode", "ocml.bc")):
+    config.available_features.add("rocm-device-libs")

@@ -10,6 +10,9 @@
 // Every failing driver call is reported as
 //   "<call> failed: <CUDA_ERROR_NAME> (<driver's description>)".
 //
+// While the HIP platform is selected (tileRtSetPlatform), each entry point
+// forwards to its HIP counterpart in DriverHIP.c instead.
+//
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
@@ -104,6 +107,7 @@ typedef struct Driver {
 } Driver;
 
 static Driver driver;
+static tileRtPlatform platform = TILE_RT_PLATFORM_CUDA;
 static bool driverInitialized;
 static CUdevice device;
 static CUcontext context;
@@ -219,6 +223,8 @@ tileRtStatus tileRtDeviceCount(int *count) {
   if (!count)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null count");
   *count = 0;
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipDeviceCount(count);
   tileRtStatus s = loadDriver();
   if (s != TILE_RT_SUCCESS)
     return s;
@@ -226,7 +232,26 @@ tileRtStatus tileRtDeviceCount(int *count) {
   return TILE_RT_SUCCESS;
 }
 
+tileRtStatus tileRtSetPlatform(tileRtPlatform next) {
+  if (next != TILE_RT_PLATFORM_CUDA && next != TILE_RT_PLATFORM_HIP)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "unknown platform %d",
+                      (int)next);
+  if (next != platform)
+    tileRtShutdown();
+  platform = next;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtPlatform tileRtGetPlatform(void) { return platform; }
+
+tileRtPlatform tileRtBinaryPlatform(tileRtBinaryKind kind) {
+  return kind == TILE_RT_BINARY_HSACO ? TILE_RT_PLATFORM_HIP
+                                      : TILE_RT_PLATFORM_CUDA;
+}
+
 tileRtStatus tileRtInit(int ordinal) {
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipInit(ordinal);
   if (context && ordinal == contextOrdinal)
     return TILE_RT_SUCCESS;
   if (context)
@@ -250,6 +275,10 @@ tileRtStatus tileRtInit(int ordinal) {
 }
 
 void tileRtShutdown(void) {
+  if (platform == TILE_RT_PLATFORM_HIP) {
+    tileRtHipShutdown();
+    return;
+  }
   if (!context)
     return;
   driver.cuCtxSetCurrent(NULL);
@@ -260,13 +289,15 @@ void tileRtShutdown(void) {
 
 #define REQUIRE_CONTEXT()                                                      \
   do {                                                                         \
-    if (!context)                                                              \
+    if (platform == TILE_RT_PLATFORM_HIP ? !tileRtHipActive() : !context)      \
       return tileRtFail(TILE_RT_ERROR_NOT_INITIALIZED,                         \
                         "%s needs tileRtInit first", __func__);                \
   } while (0)
 
 tileRtStatus tileRtDeviceInfo(char *buf, size_t len, int *major, int *minor) {
   REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipDeviceInfo(buf, len, major, minor);
   if (buf && len) {
     int n = len > 0x7fffffff ? 0x7fffffff : (int)len;
     CU_CHECK(driver.cuDeviceGetName(buf, n, device), "cuDeviceGetName");
@@ -283,10 +314,6 @@ tileRtStatus tileRtDeviceInfo(char *buf, size_t len, int *major, int *minor) {
   return TILE_RT_SUCCESS;
 }
 
-struct tileRtModule {
-  CUmodule module;
-};
-
 tileRtStatus tileRtModuleLoadData(const void *data, size_t size,
                                   tileRtModule **out) {
   REQUIRE_CONTEXT();
@@ -294,6 +321,18 @@ tileRtStatus tileRtModuleLoadData(const void *data, size_t size,
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null module image or output");
   *out = NULL;
+  if (platform == TILE_RT_PLATFORM_HIP) {
+    tileRtModule *module = (tileRtModule *)calloc(1, sizeof(*module));
+    if (!module)
+      return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+    tileRtStatus s = tileRtHipModuleLoadData(data, module);
+    if (s != TILE_RT_SUCCESS) {
+      free(module);
+      return s;
+    }
+    *out = module;
+    return TILE_RT_SUCCESS;
+  }
   // PTX is text the driver reads up to a NUL: load from a terminated copy.
   char *image = (char *)malloc(size + 1);
   tileRtModule *module = (tileRtModule *)calloc(1, sizeof(*module));
@@ -366,7 +405,9 @@ tileRtStatus tileRtModuleLoadFile(const char *path, tileRtModule **out) {
 void tileRtModuleUnload(tileRtModule *module) {
   if (!module)
     return;
-  if (context)
+  if (platform == TILE_RT_PLATFORM_HIP && tileRtHipActive())
+    tileRtHipModuleUnload(module);
+  else if (platform == TILE_RT_PLATFORM_CUDA && context)
     driver.cuModuleUnload(module->module);
   free(module);
 }
@@ -377,6 +418,8 @@ tileRtStatus tileRtModuleGetFunction(tileRtModule *module, const char *name,
   if (!module || !name || !out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null module, kernel name or output");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipModuleGetFunction(module, name, out);
   CUfunction fn;
   CUresult r = driver.cuModuleGetFunction(&fn, module->module, name);
   if (r != 0) {
@@ -396,6 +439,8 @@ tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
   if (!function || bytes > 0x7fffffffu)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null function or shared memory size out of range");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipCheckDynamicShared(bytes);
   CU_CHECK(driver.cuFuncSetAttribute(
                (CUfunction)function,
                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
@@ -415,6 +460,8 @@ tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
   if (!function || !c)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null function or launch configuration");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipLaunch(function, c, params, stream);
   bool cluster = c->cluster[0] * c->cluster[1] * c->cluster[2] > 1;
   if (!cluster) {
     CU_CHECK(driver.cuLaunchKernel((CUfunction)function, c->grid[0], c->grid[1],
@@ -444,6 +491,8 @@ tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
 
 tileRtStatus tileRtSynchronize(void) {
   REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipSynchronize();
   CU_CHECK(driver.cuCtxSynchronize(), "cuCtxSynchronize");
   return TILE_RT_SUCCESS;
 }
@@ -452,6 +501,8 @@ tileRtStatus tileRtMalloc(size_t bytes, tileRtDevicePtr *out) {
   REQUIRE_CONTEXT();
   if (!out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipMalloc(bytes, out);
   CUdeviceptr p = 0;
   CUresult r = driver.cuMemAlloc(&p, bytes ? bytes : 1);
   if (r != 0) {
@@ -467,6 +518,8 @@ tileRtStatus tileRtMalloc(size_t bytes, tileRtDevicePtr *out) {
 
 tileRtStatus tileRtFree(tileRtDevicePtr ptr) {
   REQUIRE_CONTEXT();
+  if (ptr && platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipFree(ptr);
   if (ptr)
     CU_CHECK(driver.cuMemFree(ptr), "cuMemFree");
   return TILE_RT_SUCCESS;
@@ -475,6 +528,8 @@ tileRtStatus tileRtFree(tileRtDevicePtr ptr) {
 tileRtStatus tileRtMemcpyHtoD(tileRtDevicePtr dst, const void *src,
                               size_t bytes) {
   REQUIRE_CONTEXT();
+  if (bytes && platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipMemcpyHtoD(dst, src, bytes);
   if (bytes)
     CU_CHECK(driver.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
   return TILE_RT_SUCCESS;
@@ -482,6 +537,8 @@ tileRtStatus tileRtMemcpyHtoD(tileRtDevicePtr dst, const void *src,
 
 tileRtStatus tileRtMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes) {
   REQUIRE_CONTEXT();
+  if (bytes && platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipMemcpyDtoH(dst, src, bytes);
   if (bytes)
     CU_CHECK(driver.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   return TILE_RT_SUCCESS;
@@ -490,6 +547,8 @@ tileRtStatus tileRtMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes) {
 tileRtStatus tileRtMemset8(tileRtDevicePtr dst, unsigned char value,
                            size_t bytes) {
   REQUIRE_CONTEXT();
+  if (bytes && platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipMemset8(dst, value, bytes);
   if (bytes)
     CU_CHECK(driver.cuMemsetD8(dst, value, bytes), "cuMemsetD8");
   return TILE_RT_SUCCESS;
@@ -499,6 +558,8 @@ tileRtStatus tileRtEventCreate(tileRtEvent **out) {
   REQUIRE_CONTEXT();
   if (!out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipEventCreate(out);
   CUevent e;
   CU_CHECK(driver.cuEventCreate(&e, 0), "cuEventCreate");
   *out = (tileRtEvent *)e;
@@ -507,12 +568,16 @@ tileRtStatus tileRtEventCreate(tileRtEvent **out) {
 
 tileRtStatus tileRtEventRecord(tileRtEvent *event) {
   REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipEventRecord(event);
   CU_CHECK(driver.cuEventRecord((CUevent)event, NULL), "cuEventRecord");
   return TILE_RT_SUCCESS;
 }
 
 tileRtStatus tileRtEventSynchronize(tileRtEvent *event) {
   REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipEventSynchronize(event);
   CU_CHECK(driver.cuEventSynchronize((CUevent)event), "cuEventSynchronize");
   return TILE_RT_SUCCESS;
 }
@@ -522,13 +587,17 @@ tileRtStatus tileRtEventElapsedMs(tileRtEvent *start, tileRtEvent *end,
   REQUIRE_CONTEXT();
   if (!ms)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null output");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipEventElapsedMs(start, end, ms);
   CU_CHECK(driver.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end),
            "cuEventElapsedTime");
   return TILE_RT_SUCCESS;
 }
 
 void tileRtEventDestroy(tileRtEvent *event) {
-  if (event && context)
+  if (event && platform == TILE_RT_PLATFORM_HIP && tileRtHipActive())
+    tileRtHipEventDestroy(event);
+  else if (event && platform == TILE_RT_PLATFORM_CUDA && context)
     driver.cuEventDestroy((CUevent)event);
 }
 
@@ -539,6 +608,10 @@ tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
                                         int swizzle, int l2Promotion,
                                         int oobFill) {
   REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "tensor maps (TMA) are an NVIDIA feature; the HIP "
+                      "platform has none");
   if (!map || !sizes || !box || rank < 1 || rank > 5)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "tensor map needs a rank of 1 to 5, got %d", rank);

@@ -9,6 +9,8 @@
 
 #include "tile-runtime/Runtime.h"
 
+#include <stdbool.h>
+
 #if defined(__GNUC__)
 #define TILE_RT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -28,5 +30,41 @@ void tileRtSetDriverError(int code);
 /// placeholder values), so only the syntax and the names are checked.
 tileRtStatus tileRtEvalExprImpl(const char *expr, tileRtExprLookup lookup,
                                 void *context, int checkOnly, int64_t *result);
+
+/// A loaded module: the platform's handle (CUmodule, hipModule_t).
+struct tileRtModule {
+  void *module;
+};
+
+/// The HIP platform (DriverHIP.c): what Driver.c forwards to while HIP is
+/// selected. Arguments are checked by the callers in Driver.c.
+tileRtStatus tileRtHipDeviceCount(int *count);
+tileRtStatus tileRtHipInit(int ordinal);
+void tileRtHipShutdown(void);
+/// Whether tileRtHipInit has selected a device.
+bool tileRtHipActive(void);
+tileRtStatus tileRtHipDeviceInfo(char *buf, size_t len, int *major, int *minor);
+tileRtStatus tileRtHipModuleLoadData(const void *data, tileRtModule *module);
+void tileRtHipModuleUnload(tileRtModule *module);
+tileRtStatus tileRtHipModuleGetFunction(tileRtModule *module, const char *name,
+                                        tileRtFunction **out);
+tileRtStatus tileRtHipCheckDynamicShared(unsigned bytes);
+tileRtStatus tileRtHipLaunch(tileRtFunction *function,
+                             const tileRtLaunchConfig *c, void **params,
+                             void *stream);
+tileRtStatus tileRtHipSynchronize(void);
+tileRtStatus tileRtHipMalloc(size_t bytes, tileRtDevicePtr *out);
+tileRtStatus tileRtHipFree(tileRtDevicePtr ptr);
+tileRtStatus tileRtHipMemcpyHtoD(tileRtDevicePtr dst, const void *src,
+                                 size_t bytes);
+tileRtStatus tileRtHipMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes);
+tileRtStatus tileRtHipMemset8(tileRtDevicePtr dst, unsigned char value,
+                              size_t bytes);
+tileRtStatus tileRtHipEventCreate(tileRtEvent **out);
+tileRtStatus tileRtHipEventRecord(tileRtEvent *event);
+tileRtStatus tileRtHipEventSynchronize(tileRtEvent *event);
+tileRtStatus tileRtHipEventElapsedMs(tileRtEvent *start, tileRtEvent *end,
+                                     float *ms);
+void tileRtHipEventDestroy(tileRtEvent *event);
 
 #endif // TILE_RUNTIME_INTERNAL_H

@@ -197,7 +197,19 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
   k->manifest = *manifest;
   k->onDevice = onDevice;
   tileRtStatus s = TILE_RT_SUCCESS;
-  if (onDevice && manifest->hasKernel) {
+  if (onDevice && manifest->hasKernel &&
+      tileRtBinaryPlatform(manifest->binaryKind) != tileRtGetPlatform())
+    s = tileRtFail(
+        TILE_RT_ERROR_INVALID_ARGUMENT,
+        "%s: its %s binary runs on %s, but the runtime is on %s "
+        "(tileRtSetPlatform)",
+        manifest->path, tileRtBinaryKindName(manifest->binaryKind),
+        tileRtBinaryPlatform(manifest->binaryKind) == TILE_RT_PLATFORM_HIP
+            ? "HIP"
+            : "the CUDA driver",
+        tileRtGetPlatform() == TILE_RT_PLATFORM_HIP ? "HIP"
+                                                    : "the CUDA driver");
+  else if (onDevice && manifest->hasKernel) {
     s = tileRtModuleLoadFile(manifest->binary, &k->module);
     if (s == TILE_RT_SUCCESS)
       s = tileRtModuleGetFunction(k->module, manifest->kernel, &k->function);

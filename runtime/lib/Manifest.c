@@ -535,15 +535,17 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
     } else if (strcmp(d, "binary") == 0) {
       ONCE(seenBinary);
       if (n != 3)
-        return PARSE_FAIL(&ctx, "expected 'binary <path> ptx|cubin'");
+        return PARSE_FAIL(&ctx, "expected 'binary <path> ptx|cubin|hsaco'");
       if (strcmp(words[2], "ptx") == 0)
         m->binaryKind = TILE_RT_BINARY_PTX;
       else if (strcmp(words[2], "cubin") == 0)
         m->binaryKind = TILE_RT_BINARY_CUBIN;
+      else if (strcmp(words[2], "hsaco") == 0)
+        m->binaryKind = TILE_RT_BINARY_HSACO;
       else
         return PARSE_FAIL(&ctx,
-                          "unknown binary kind '%s' (expected ptx or "
-                          "cubin)",
+                          "unknown binary kind '%s' (expected ptx, cubin or "
+                          "hsaco)",
                           words[2]);
       resolvePath(m->binary, sizeof(m->binary), fileName, words[1]);
     } else if (strcmp(d, "fallback") == 0) {
@@ -725,13 +727,47 @@ static void printDims(FILE *os, int rank, const int64_t *dims) {
   }
 }
 
+tileRtStatus tileRtManifestPlatform(const tileRtManifest *manifest,
+                                    tileRtPlatform *out) {
+  if (!manifest || !out)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest or output");
+  *out = TILE_RT_PLATFORM_CUDA;
+  if (manifest->hasKernel || !manifest->numVariants) {
+    *out = tileRtBinaryPlatform(manifest->binaryKind);
+    return TILE_RT_SUCCESS;
+  }
+  // A dispatching manifest: its variants are built for one chip; the
+  // first says which. Parsed on the heap, as a manifest is large.
+  tileRtManifest *variant = (tileRtManifest *)malloc(sizeof(*variant));
+  if (!variant)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  tileRtStatus s = tileRtManifestParseFile(manifest->variants[0].path, variant);
+  if (s == TILE_RT_SUCCESS)
+    *out = tileRtBinaryPlatform(variant->binaryKind);
+  free(variant);
+  return s;
+}
+
+const char *tileRtBinaryKindName(tileRtBinaryKind kind) {
+  switch (kind) {
+  case TILE_RT_BINARY_PTX:
+    return "ptx";
+  case TILE_RT_BINARY_CUBIN:
+    return "cubin";
+  case TILE_RT_BINARY_HSACO:
+    return "hsaco";
+  }
+  return "unknown";
+}
+
 void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   static const char *const passing[] = {"descriptor", "bare", "none"};
   fprintf(os, "tile-launch-manifest %d\n", m->version);
   if (m->hasKernel) {
     fprintf(os, "kernel %s\n", m->kernel);
     fprintf(os, "binary %s %s\n", m->binary,
-            m->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin");
+            tileRtBinaryKindName(m->binaryKind));
   }
   fprintf(os, "index-bitwidth %d\n", m->indexBits);
   for (int i = 0; i < m->numParams; ++i) {

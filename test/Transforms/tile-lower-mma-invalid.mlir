@@ -10,7 +10,7 @@ func.func @gemm_mfma_on_nvidia() {
     %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{'tile.gemm' op cannot run as #tile.mma<mfma m32n32k8, f16 x f16 -> f32, groups 1x1> on an NVIDIA target}}
+    // expected-error @+1 {{'tile.gemm' op cannot run as #tile.mma<mfma m32n32k8, f16 x f16 -> f32, groups 1x1> on sm_90a, which has no MFMA}}
     tile.gemm %a, %b -> %c {mma = #tile.mma<mfma m32n32k8, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return

@@ -2,8 +2,9 @@
 //
 // Compiles every tile.kernel of a file with the tile-to-nvvm pipeline and
 // writes, per kernel, its PTX, its cubin (where ptxas is found) and a launch
-// manifest (docs/Runtime.md) from which the C runtime and tile-run launch
-// it on a machine without MLIR.
+// manifest (for AMD chips, tile-to-rocdl and an HSACO instead of PTX and
+// cubin; the manifest records which binary kind it names) (docs/Runtime.md)
+// from which the C runtime and tile-run launch it on a machine without MLIR.
 //
 // A kernel file may be a template: lines `// tile.params: NAME=VALUE ...`
 // declare parameters with their defaults, `// tile.params(CHIP): ...` lines
@@ -79,7 +80,10 @@ static cl::opt<int> indexBitwidth(
 static cl::opt<std::string>
     toolkitPath("toolkit",
                 cl::desc("CUDA toolkit directory, for libdevice and ptxas "
-                         "(default: $CUDA_HOME, else /usr/local/cuda)"),
+                         "(default: $CUDA_HOME, else /usr/local/cuda); for "
+                         "AMD chips, the ROCm toolkit directory with "
+                         "llvm/bin/ld.lld and amdgcn/bitcode (default: "
+                         "$ROCM_PATH, else the one the build assembled)"),
                 cl::init(""), cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
@@ -182,6 +186,7 @@ struct KernelLaunch {
 /// of each phase and, where it failed, the first error.
 struct Variant {
   std::vector<KernelLaunch> launches;
+  /// Per kernel module: its PTX (NVIDIA) or HSACO (AMD).
   llvm::StringMap<std::string> ptxByModule;
   /// Per kernel: the binary written next to the manifest ("" for PTX).
   llvm::StringMap<std::string> cubinByKernel;
@@ -1018,6 +1023,22 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// True when --chip names an AMD chip (compiled by tile-to-rocdl to HSACO).
+static bool targetsAMD() {
+  std::optional<tile::TargetLimits> limits = tile::lookupTargetLimits(chip);
+  return limits && limits->vendor == tile::Vendor::amd;
+}
+
+/// Sets the tile-to-rocdl options from the command line (AMD chips):
+/// HSACO.
+static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
+  options.chip = chip;
+  options.optLevel = optLevel;
+  options.indexBitwidth = indexBitwidth;
+  options.format = "bin";
+  options.toolkit = toolkitPath;
+}
+
 /// Sets the pipeline options from the command line.
 static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
                                bool warpSpecialize) {
@@ -1059,7 +1080,13 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
   // be read in terms of the function's arguments.
   auto phase = Clock::now();
   PassManager toGPU(&context);
-  tile::buildTileToGPUPipeline(toGPU, options);
+  bool amd = targetsAMD();
+  tile::TileToROCDLPipelineOptions rocdl;
+  setROCDLOptions(rocdl);
+  if (amd)
+    tile::buildTileToGPUPipeline(toGPU, rocdl);
+  else
+    tile::buildTileToGPUPipeline(toGPU, options);
   toGPU.addPass(createGpuKernelOutliningPass());
   if (failed(toGPU.run(module)))
     return;
@@ -1084,10 +1111,13 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
     if (!isa<gpu::GPUModuleOp>(op))
       op.erase();
 
-  // Phase 2: NVVM lowering and serialization to PTX.
+  // Phase 2: NVVM lowering and serialization to PTX, or ROCDL lowering and
+  // serialization to HSACO.
   phase = Clock::now();
   PassManager toBinary(&context);
-  if (failed(tile::buildGPUToNVVMBinaryPipeline(toBinary, options, fail)) ||
+  if (failed(
+          amd ? tile::buildGPUToROCDLBinaryPipeline(toBinary, rocdl, fail)
+              : tile::buildGPUToNVVMBinaryPipeline(toBinary, options, fail)) ||
       failed(toBinary.run(module)))
     return;
   module->walk([&](gpu::BinaryOp binary) {
@@ -1105,7 +1135,7 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
       (void)fail("no binary for kernel module " + launch.module);
       return;
     }
-    if (ptxas.empty())
+    if (ptxas.empty() || amd)
       continue;
     SmallString<128> ptxPath, cubinPath;
     int fd;
@@ -1148,12 +1178,15 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
                                  ArrayRef<KernelParam> params,
                                  StringRef fallback) {
   StringRef name = llvm::sys::path::filename(base);
-  if (failed(writeFile((base + ".ptx").str(),
+  // AMD chips: the module's HSACO (a code object for the HIP runtime).
+  bool amd = targetsAMD();
+  StringRef suffix = amd ? ".hsaco" : ".ptx";
+  if (failed(writeFile((base + suffix).str(),
                        variant.ptxByModule.lookup(launch.module))))
     return failure();
-  std::string binary = (name + ".ptx").str(), kind = "ptx";
+  std::string binary = (name + suffix).str(), kind = amd ? "hsaco" : "ptx";
   auto cubin = variant.cubinByKernel.find(launch.kernel);
-  if (cubin != variant.cubinByKernel.end()) {
+  if (!amd && cubin != variant.cubinByKernel.end()) {
     if (failed(writeFile((base + ".cubin").str(), cubin->second)))
       return failure();
     binary = (name + ".cubin").str();
@@ -1438,8 +1471,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "tile-compile: compile the tile kernels of a file to PTX and cubin, "
-      "each with a launch manifest\n");
+      "tile-compile: compile the tile kernels of a file to PTX and cubin "
+      "(NVIDIA) or HSACO (AMD), each with a launch manifest\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
@@ -1603,10 +1636,15 @@ int main(int argc, char **argv) {
       return failAndRemoveOutputs();
   }
   if (printTimes) {
-    llvm::outs() << llvm::formatv(
-        "tile-compile: times: tile-to-gpu {0:F1} ms, nvvm+ptx {1:F1} ms, "
-        "ptxas {2:F1} ms",
-        primary.frontMs, primary.ptxMs, primary.cubinMs);
+    if (targetsAMD())
+      llvm::outs() << llvm::formatv(
+          "tile-compile: times: tile-to-gpu {0:F1} ms, rocdl+hsaco {1:F1} ms",
+          primary.frontMs, primary.ptxMs);
+    else
+      llvm::outs() << llvm::formatv(
+          "tile-compile: times: tile-to-gpu {0:F1} ms, nvvm+ptx {1:F1} ms, "
+          "ptxas {2:F1} ms",
+          primary.frontMs, primary.ptxMs, primary.cubinMs);
     if (wantFallback)
       llvm::outs() << llvm::formatv(", fallback (in parallel) {0:F1} ms",
                                     fallback.frontMs + fallback.ptxMs +

@@ -716,6 +716,11 @@ static int timeHostLaunch(tileRtKernel *kernel,
 
 /// Allocates, initialises, launches, checks, dumps and times.
 static int runOnDevice(const Options *opt) {
+  // HSACO kernels run through HIP, PTX and cubin through the CUDA driver.
+  tileRtPlatform platform;
+  if (tileRtManifestPlatform(&manifest, &platform) != TILE_RT_SUCCESS ||
+      tileRtSetPlatform(platform) != TILE_RT_SUCCESS)
+    return failRt(NULL);
   if (tileRtInit(opt->device) != TILE_RT_SUCCESS)
     return failRt(NULL);
   char deviceName[256];
@@ -773,9 +778,13 @@ static int runOnDevice(const Options *opt) {
     rc = failRt(NULL);
   if (!rc) {
     const tileRtManifest *launched = tileRtKernelGetManifest(packed.target);
-    printf("kernel %s (%s) on %s (sm_%d%d)\n", launched->kernel,
-           launched->binaryKind == TILE_RT_BINARY_PTX ? "ptx" : "cubin",
-           deviceName, major, minor);
+    if (launched->binaryKind == TILE_RT_BINARY_HSACO)
+      printf("kernel %s (hsaco) on %s (gfx %d.%d)\n", launched->kernel,
+             deviceName, major, minor);
+    else
+      printf("kernel %s (%s) on %s (sm_%d%d)\n", launched->kernel,
+             tileRtBinaryKindName(launched->binaryKind), deviceName, major,
+             minor);
     // Prepare took a variant (a fallback where TMA cannot address the
     // arguments, or a dispatch rule's pick): say which and why.
     static char why[8192];

@@ -1,7 +1,8 @@
 //===- Pipelines.h - named tile compilation pipelines -----------*- C++ -*-===//
 //
 // Declares the pipelines that take tile IR to a GPU binary
-// (`tile-to-nvvm`), their options, and their registration.
+// (`tile-to-nvvm` for NVIDIA, `tile-to-rocdl` for AMD), their options, and
+// their registration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,42 @@ struct TileToNVVMPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Options of the `tile-to-rocdl` pipeline (AMD CDNA chips).
+struct TileToROCDLPipelineOptions
+    : public PassPipelineOptions<TileToROCDLPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("target chip: gfx90a or gfx942"),
+      llvm::cl::init("gfx942")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("binary format: isa (AMDGPU assembly), bin (HSACO, "
+                     "linked with ld.lld) or llvm (LLVM IR)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("ROCm toolkit directory: `llvm/bin/ld.lld` links HSACO "
+                     "and `amdgcn/bitcode` holds the device libraries (ocml, "
+                     "ockl); empty: the one the build assembled"),
+      llvm::cl::init("")};
+  PassOptions::Option<int> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("width of index values in kernels, 32 or 64"),
+      llvm::cl::init(64)};
+  PassOptions::Option<bool> checkResources{
+      *this, "check-resources",
+      llvm::cl::desc("reject kernels that exceed the chip's LDS or register "
+                     "budget"),
+      llvm::cl::init(true)};
+};
+
+/// The ROCm toolkit directory to use: `requested` when not empty, else
+/// the directory the build assembled (links to ld.lld and the device
+/// library bitcode), else "".
+std::string getROCmToolkitPath(StringRef requested);
+
 /// The CUDA toolkit directory to use: `requested` when not empty, else
 /// $CUDA_HOME, else /usr/local/cuda when it exists, else "".
 std::string getCudaToolkitPath(StringRef requested);
@@ -77,6 +114,23 @@ std::string getCudaToolkitPath(StringRef requested);
 /// tile IR down to gpu.launch.
 void buildTileToGPUPipeline(OpPassManager &pm,
                             const TileToNVVMPipelineOptions &options);
+
+/// buildTileToGPUPipeline() for an AMD chip.
+void buildTileToGPUPipeline(OpPassManager &pm,
+                            const TileToROCDLPipelineOptions &options);
+
+/// Adds the passes after buildTileToGPUPipeline for an AMD chip: kernel
+/// outlining, ROCDL lowering of the device code (amdgpu, gpu, math),
+/// host lowering and serialization to `options.format`. Fails, reporting
+/// to `errorHandler`, on a chip that is not AMD or an unknown format.
+LogicalResult buildGPUToROCDLBinaryPipeline(
+    OpPassManager &pm, const TileToROCDLPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Adds the whole tile-to-rocdl pipeline.
+LogicalResult buildTileToROCDLPipeline(
+    OpPassManager &pm, const TileToROCDLPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// Adds the passes after buildTileToGPUPipeline: kernel outlining, NVVM
 /// lowering of the device code, host lowering and serialization to
@@ -94,7 +148,8 @@ LogicalResult buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler);
 
-/// Registers `tile-to-nvvm` with the global pipeline registry.
+/// Registers `tile-to-nvvm` and `tile-to-rocdl` with the global pipeline
+/// registry.
 void registerTilePipelines();
 
 } // namespace tile

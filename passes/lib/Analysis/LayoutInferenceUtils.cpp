@@ -441,9 +441,9 @@ bool mlir::tile::loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
 
 std::optional<std::pair<int64_t, int64_t>>
 mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
-                           GemmPolicy policy) {
+                           GemmPolicy policy, int64_t atomM, int64_t atomN) {
   auto fits = [&](int64_t wm, int64_t wn) {
-    return m % (16 * wm) == 0 && n % (8 * wn) == 0;
+    return m % (atomM * wm) == 0 && n % (atomN * wn) == 0;
   };
   if (policy == GemmPolicy::full_row)
     return fits(warps, 1) ? std::optional(std::make_pair(warps, int64_t(1)))
@@ -465,6 +465,32 @@ mlir::tile::partitionWarps(int64_t m, int64_t n, int64_t warps,
     }
   }
   return best;
+}
+
+Layout mlir::tile::getGemmSharedLayout(MLIRContext *ctx,
+                                       ArrayRef<int64_t> shape,
+                                       int64_t elementBits) {
+  for (int64_t bytes : {128, 64, 32})
+    if (std::optional<Layout> layout =
+            Layout::swizzled(ctx, shape, bytes, elementBits))
+      return *layout;
+  return Layout::rowMajor(ctx, shape);
+}
+
+bool mlir::tile::keepsRowsContiguous(const Layout &layout, int64_t width) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.back() % width != 0)
+    return false;
+  for (int64_t r = 0; r < shape[0]; ++r)
+    for (int64_t c0 = 0; c0 < shape[1]; c0 += width) {
+      int64_t base = layout.apply({r, c0})[0];
+      if (base % width != 0)
+        return false;
+      for (int64_t j = 1; j < width; ++j)
+        if (layout.apply({r, c0 + j})[0] != base + j)
+          return false;
+    }
+  return true;
 }
 
 std::optional<WgmmaPlan>

@@ -53,10 +53,25 @@ bool loopCanAccess(const Fragment &loop, ArrayRef<int64_t> index,
                    const Fragment &fragment, bool write);
 
 /// How a gemm's warps split its M x N tile under `policy`: `wm` warps
-/// along M and `wn` along N, each warp owning a multiple of 16 rows and 8
-/// columns (the mma.sync accumulator). Warp w is (w mod wm, w / wm).
+/// along M and `wn` along N, each warp owning a multiple of `atomM` rows
+/// and `atomN` columns (by default the mma.sync accumulator, 16 x 8).
+/// Warp w is (w mod wm, w / wm).
 std::optional<std::pair<int64_t, int64_t>>
-partitionWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy);
+partitionWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy,
+               int64_t atomM = 16, int64_t atomN = 8);
+
+/// The layout of a shared gemm operand of `shape` with `elementBits`-bit
+/// elements: the widest of the 128-, 64- and 32-byte XOR swizzles that fits
+/// (eight rows reading the same 16-byte column hit distinct banks, and
+/// 16-byte row vectors stay contiguous), else row-major.
+Layout getGemmSharedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                           int64_t elementBits);
+
+/// True when every run of `width` elements along the last dimension,
+/// starting at a multiple of `width`, is contiguous and aligned in
+/// `layout`: what a vector read of one such run (ldmatrix, ds_read_b128)
+/// needs.
+bool keepsRowsContiguous(const Layout &layout, int64_t width);
 
 /// How a gemm runs as warpgroup MMA (wgmma.mma_async, sm_90a): `wgM`
 /// warpgroups along M and `wgN` along N (warpgroup g is (g mod wgM,

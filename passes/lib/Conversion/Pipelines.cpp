@@ -1,9 +1,9 @@
 //===- Pipelines.cpp - named tile compilation pipelines -------------------===//
 //
-// Builds the tile-to-nvvm pipeline: the tile passes down to gpu.launch, then
-// the upstream passes that outline kernels, lower them to NVVM and serialize
-// them, with the dynamic shared-memory and tensor-map parameter fix-ups in
-// between.
+// Builds the tile-to-nvvm and tile-to-rocdl pipelines: the tile passes down
+// to gpu.launch, then the upstream passes that outline kernels, lower them
+// to NVVM (with the dynamic shared-memory and tensor-map parameter fix-ups
+// in between) or to ROCDL, and serialize them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,24 +20,36 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 #include <mutex>
 
 using namespace mlir;
 using namespace mlir::tile;
 
+/// The tile passes down to gpu.launch for `chip`.
+static void addTilePasses(OpPassManager &pm, StringRef chip,
+                          bool checkResources, const TileLowerOptions &lower) {
+  // The target is attached once; the passes after read it from the IR.
+  pm.addPass(createTileAttachTarget({chip.str()}));
+  pm.addPass(createTileInferLayout());
+  if (checkResources)
+    pm.addPass(createTileCheckResources());
+  pm.addPass(createTileLower(lower));
+  pm.addPass(createConvertTileToGPU());
+}
+
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToNVVMPipelineOptions &options) {
-  // The target is attached once; the passes after read it from the IR.
-  pm.addPass(createTileAttachTarget({options.chip}));
-  pm.addPass(createTileInferLayout());
-  if (options.checkResources)
-    pm.addPass(createTileCheckResources());
   TileLowerOptions lower;
   lower.warpSpecialize = options.warpSpecialize;
   lower.tmaStore = options.tmaStore;
-  pm.addPass(createTileLower(lower));
-  pm.addPass(createConvertTileToGPU());
+  addTilePasses(pm, options.chip, options.checkResources, lower);
+}
+
+void tile::buildTileToGPUPipeline(OpPassManager &pm,
+                                  const TileToROCDLPipelineOptions &options) {
+  addTilePasses(pm, options.chip, options.checkResources, TileLowerOptions());
 }
 
 /// True if `text` is made of letters, digits, `+,._-` and the characters of
@@ -47,6 +59,38 @@ static bool isPlainOption(StringRef text, StringRef extra = "") {
     return llvm::isAlnum(c) || StringRef("+,._-").contains(c) ||
            extra.contains(c);
   });
+}
+
+/// Registers the upstream passes the textual pipelines below name, for
+/// when they run outside tile-opt (C API, tile-compile).
+static void registerUpstreamPasses() {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    registerConversionPasses();
+    registerGPUPasses();
+    memref::registerMemRefPasses();
+    registerTransformsPasses();
+    registerTileConversionPasses();
+  });
+}
+
+/// True when `dir` holds what gpu-module-to-binary needs to link HSACO.
+static bool isROCmToolkit(StringRef dir) {
+  SmallString<256> lld(dir);
+  llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+  return llvm::sys::fs::exists(lld);
+}
+
+std::string tile::getROCmToolkitPath(StringRef requested) {
+  if (!requested.empty())
+    return requested.str();
+  if (const char *rocm = std::getenv("ROCM_PATH"); rocm && isROCmToolkit(rocm))
+    return rocm;
+#ifdef TILE_ROCM_TOOLKIT_DIR
+  if (isROCmToolkit(TILE_ROCM_TOOLKIT_DIR))
+    return TILE_ROCM_TOOLKIT_DIR;
+#endif
+  return "";
 }
 
 std::string tile::getCudaToolkitPath(StringRef requested) {
@@ -86,16 +130,7 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
     return errorHandler("tile-to-nvvm: unusable toolkit path '" + toolkit +
                         "'");
 
-  // The textual pipeline below names upstream passes: make sure they are
-  // registered when this runs outside tile-opt (C API, tile-compile).
-  static std::once_flag registered;
-  std::call_once(registered, [] {
-    registerConversionPasses();
-    registerGPUPasses();
-    memref::registerMemRefPasses();
-    registerTransformsPasses();
-    registerTileConversionPasses();
-  });
+  registerUpstreamPasses();
 
   // The upstream GPU-to-NVVM pipeline, with the fix-ups of the dynamic
   // shared-memory symbol and of tensor-map parameters between device
@@ -137,6 +172,69 @@ LogicalResult tile::buildTileToNVVMPipeline(
   return buildGPUToNVVMBinaryPipeline(pm, options, errorHandler);
 }
 
+LogicalResult tile::buildGPUToROCDLBinaryPipeline(
+    OpPassManager &pm, const TileToROCDLPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  StringRef chip = options.chip;
+  std::optional<TargetLimits> known = lookupTargetLimits(chip);
+  if (!known || !isPlainOption(chip))
+    return errorHandler("tile-to-rocdl: " + getUnknownChipMessage(chip));
+  if (known->vendor != Vendor::amd)
+    return errorHandler("tile-to-rocdl: '" + chip +
+                        "' is not an AMD chip; the ROCDL pipeline cannot "
+                        "compile for it");
+  StringRef format = options.format;
+  if (!llvm::is_contained({"isa", "bin", "llvm"}, format))
+    return errorHandler("tile-to-rocdl: unknown format '" + format +
+                        "' (expected isa, bin or llvm)");
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return errorHandler("tile-to-rocdl: opt-level must be 0 to 3");
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return errorHandler("tile-to-rocdl: index-bitwidth must be 32 or 64");
+  std::string toolkit = getROCmToolkitPath(options.toolkit);
+  if (!isPlainOption(toolkit, "/"))
+    return errorHandler("tile-to-rocdl: unusable toolkit path '" + toolkit +
+                        "'");
+  // Serialization would only say that lld failed.
+  if (format == "bin" && !isROCmToolkit(toolkit))
+    return errorHandler(
+        "tile-to-rocdl: no ld.lld to link HSACO with: " +
+        (toolkit.empty() ? std::string("no ROCm toolkit found")
+                         : "'" + toolkit + "' has no llvm/bin/ld.lld") +
+        " (install lld-22 and rebuild, or pass toolkit=DIR)");
+  registerUpstreamPasses();
+
+  // Upstream's GPU-to-ROCDL lowering: amdgpu ops (mfma) to rocdl, then the
+  // gpu, math (ocml calls), vector and memref ops of each kernel module;
+  // the host side as for NVIDIA. Kernels are wave64 on CDNA.
+  std::string upstream = llvm::formatv(
+      "gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,"
+      "convert-func-to-llvm{{{4}},expand-strided-metadata,"
+      "rocdl-attach-target{{chip={0} O={1}},"
+      "lower-affine,convert-arith-to-llvm{{{4}},convert-index-to-llvm{{{4}},"
+      "canonicalize,cse,"
+      "gpu.module(convert-amdgpu-to-rocdl{{chipset={0}},"
+      "convert-gpu-to-rocdl{{chipset={0} runtime=HIP {4}},canonicalize,cse,"
+      "reconcile-unrealized-casts,strip-debuginfo),"
+      "gpu-to-llvm,gpu-module-to-binary{{format={2}{3}},"
+      "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
+      chip, options.optLevel.getValue(), format,
+      toolkit.empty() ? "" : " toolkit=" + toolkit,
+      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()));
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(upstream, pm, errorStream)))
+    return errorHandler("tile-to-rocdl: " + errors);
+  return success();
+}
+
+LogicalResult tile::buildTileToROCDLPipeline(
+    OpPassManager &pm, const TileToROCDLPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  buildTileToGPUPipeline(pm, options);
+  return buildGPUToROCDLBinaryPipeline(pm, options, errorHandler);
+}
+
 void tile::registerTilePipelines() {
   registerPassPipeline(
       "tile-to-nvvm",
@@ -151,5 +249,19 @@ void tile::registerTilePipelines() {
       },
       [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
         printOptions(TileToNVVMPipelineOptions());
+      });
+  registerPassPipeline(
+      "tile-to-rocdl",
+      "compile tile kernels for AMD chips to ROCDL and serialize them "
+      "(AMDGPU assembly or HSACO)",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TileToROCDLPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        return buildTileToROCDLPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(TileToROCDLPipelineOptions());
       });
 }

@@ -160,6 +160,8 @@ struct LoweringContext {
   /// with nothing built, when its C fragment or operand layouts do not
   /// fit wgmma.
   std::optional<LogicalResult> lowerWgmma(GemmOp op, const WgmmaPlan &plan);
+  /// `op` as amdgpu.mfma over LDS operands (Target/AMD/Mfma.cpp).
+  LogicalResult lowerMfma(GemmOp op);
 
   /// The loop layout of `op` over `shape`: its `tile.loop`, the layout of
   /// its fragment operand, or, with `perThread`, the whole tile on every

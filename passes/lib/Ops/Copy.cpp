@@ -210,9 +210,12 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   };
 
   // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
-  // bytes per thread, no conversion).
+  // bytes per thread, no conversion) where the target has it; elsewhere
+  // (AMD) they are plain loads and LDS stores, into the slot the loop
+  // fills ahead.
   int64_t copyBytes = v * elementBytes(srcElem);
   bool async = op->hasAttr(kAsyncCopyAttr) &&
+               options.target.has(TargetFeature::cp_async) &&
                src.space == MemorySpace::Global &&
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
                (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);

@@ -18,6 +18,7 @@
 #include "Analysis/LayoutInferenceUtils.h"
 #include "Lowering/LoweringContext.h"
 #include "Ops/OpModels.h"
+#include "Target/AMD/Mfma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -113,25 +114,6 @@ static Value emitNVVMMma(OpBuilder &b, Location loc, Value a, Value bv, Value c,
   return vector::FromElementsOp::create(b, loc, ct, out);
 }
 
-/// True when every run of `width` elements along the last dimension,
-/// starting at a multiple of `width`, is contiguous and aligned in
-/// `layout`: what ldmatrix needs of each 16-byte row it reads.
-static bool keepsRowsContiguous(const Layout &layout, int64_t width) {
-  ArrayRef<int64_t> shape = layout.getShape();
-  if (shape.back() % width != 0)
-    return false;
-  for (int64_t r = 0; r < shape[0]; ++r)
-    for (int64_t c0 = 0; c0 < shape[1]; c0 += width) {
-      int64_t base = layout.apply({r, c0})[0];
-      if (base % width != 0)
-        return false;
-      for (int64_t j = 1; j < width; ++j)
-        if (layout.apply({r, c0 + j})[0] != base + j)
-          return false;
-    }
-  return true;
-}
-
 bool LoweringContext::resolveShared(Value buffer, Value &root, Layout &layout,
                                     const Slot *&slot) {
   slot = nullptr;
@@ -181,9 +163,17 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
                             << ": its operand layouts do not fit the "
                                "instruction's descriptors";
   }
-  if (instruction.getKind() != MmaFamily::mma_sync)
+  if (instruction.getKind() == MmaFamily::mfma) {
+    if (!options.target.isAMD())
+      return op.emitOpError()
+             << "cannot run as " << instruction << " on "
+             << options.target.getChip() << ", which has no MFMA";
+    return lowerMfma(op);
+  }
+  if (!options.target.isNVIDIA())
     return op.emitOpError()
-           << "cannot run as " << instruction << " on an NVIDIA target";
+           << "cannot run as " << instruction << " on "
+           << options.target.getChip() << ", which is not an NVIDIA chip";
   std::optional<MmaKind> mma = selectMma(aElt, bType.getElementType(), cElt);
   if (!mma)
     return op.emitOpError()
@@ -489,15 +479,6 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
 // Layout inference
 //===----------------------------------------------------------------------===//
 
-static Layout getOperandLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                               int64_t elementBits) {
-  for (int64_t bytes : {128, 64, 32})
-    if (std::optional<Layout> layout =
-            Layout::swizzled(ctx, shape, bytes, elementBits))
-      return *layout;
-  return Layout::rowMajor(ctx, shape);
-}
-
 /// Whether `value` is a shared buffer whose layout the wgmma descriptors
 /// can read: inferred later, or annotated as the operand swizzle.
 static bool isWgmmaShared(BufferLayout *buffer, MemRefType type) {
@@ -506,8 +487,8 @@ static bool isWgmmaShared(BufferLayout *buffer, MemRefType type) {
   if (!buffer->layout)
     return true;
   Layout swizzled =
-      getOperandLayout(type.getContext(), type.getShape(),
-                       type.getElementType().getIntOrFloatBitWidth());
+      getGemmSharedLayout(type.getContext(), type.getShape(),
+                          type.getElementType().getIntOrFloatBitWidth());
   return !swizzled.getSwizzle().isIdentity() &&
          buffer->layout->isEquivalentTo(swizzled);
 }
@@ -574,7 +555,7 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
     if (buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
     auto type = cast<MemRefType>(operand.getType());
-    buffer->layout = getOperandLayout(
+    buffer->layout = getGemmSharedLayout(
         ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
     buffer->source = {gemm, "a shared operand of the wgmma gemm"};
   }
@@ -640,8 +621,8 @@ static LogicalResult inferMmaSyncGemm(GemmOp gemm, MmaAttr mma,
       // Annotated shared layouts win; any permutation is correct.
       if (!buffer->layout) {
         buffer->layout =
-            getOperandLayout(ctx, type.getShape(),
-                             type.getElementType().getIntOrFloatBitWidth());
+            getGemmSharedLayout(ctx, type.getShape(),
+                                type.getElementType().getIntOrFloatBitWidth());
         buffer->source = {gemm, "a shared operand of the gemm"};
       }
       continue;
@@ -731,6 +712,9 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
     case MmaFamily::mma_sync:
       return inferMmaSyncGemm(gemm, mma, state, m, n, kDim);
     case MmaFamily::mfma:
+      if (std::optional<LogicalResult> done =
+              inferMfmaGemm(gemm, mma, state, m, n, kDim))
+        return *done;
       continue;
     }
   }

@@ -11,6 +11,7 @@
 #include "tile/Transforms/Lowering.h"
 #include "tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,10 +79,10 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel,
 }
 
 void mlir::tile::loadLoweringDialects(MLIRContext *context) {
-  context
-      ->loadDialect<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
-                    NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
-                    vector::VectorDialect, LLVM::LLVMDialect>();
+  context->loadDialect<amdgpu::AMDGPUDialect, arith::ArithDialect,
+                       gpu::GPUDialect, memref::MemRefDialect,
+                       NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
+                       vector::VectorDialect, LLVM::LLVMDialect>();
 }
 
 FailureOr<TargetAttr> mlir::tile::getLoweringTarget(Operation *op,
@@ -89,10 +90,11 @@ FailureOr<TargetAttr> mlir::tile::getLoweringTarget(Operation *op,
   TargetAttr target = given ? given : getTargetFor(op);
   if (!target)
     target = getDefaultTarget(op->getContext());
-  if (!target.isNVIDIA())
+  if (!target.isNVIDIA() && !target.isAMD())
     return op->emitOpError()
            << "cannot be compiled for " << target.getChip()
-           << " yet: the tile lowering emits NVVM (NVIDIA) code only";
+           << ": the tile lowering emits NVVM (NVIDIA) and ROCDL (AMD) code "
+              "only";
   return target;
 }
 

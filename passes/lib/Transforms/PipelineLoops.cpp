@@ -585,9 +585,17 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   trips = arith::SelectOp::create(b, loc, positive, trips, c(0));
 
   Block &body = loop.getBody().front();
-  auto commit = [&] { NVVM::CpAsyncCommitGroupOp::create(b, loc); };
+  // Without cp.async (AMD) the copies ahead are synchronous loads and
+  // stores into their own slot: the barrier that publishes a slot is all
+  // they need (the compiler waits for each load before its store).
+  bool cpAsync = options.target.has(TargetFeature::cp_async);
+  auto commit = [&] {
+    if (cpAsync)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
   auto wait = [&](int64_t pending) {
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
+    if (cpAsync)
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
   };
   // Makes the landed copies visible to the block. On sm_90a the readers
   // may be wgmma, which reads shared memory through the async proxy: each

@@ -144,7 +144,19 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
 typedef enum tileRtBinaryKind {
   TILE_RT_BINARY_PTX,
   TILE_RT_BINARY_CUBIN,
+  /// An AMD code object (gfx90a, gfx942), launched through HIP.
+  TILE_RT_BINARY_HSACO,
 } tileRtBinaryKind;
+
+/// The API the device calls (tileRtInit and on) go through: the CUDA driver (NVIDIA,
+/// PTX and cubin) or the HIP runtime (AMD, HSACO). CUDA unless changed.
+typedef enum tileRtPlatform {
+  TILE_RT_PLATFORM_CUDA,
+  TILE_RT_PLATFORM_HIP,
+} tileRtPlatform;
+
+/// The manifest's name of `kind`: "ptx", "cubin" or "hsaco".
+const char *tileRtBinaryKindName(tileRtBinaryKind kind);
 
 /// What a manifest parameter is.
 typedef enum tileRtParamKind {
@@ -245,6 +257,12 @@ tileRtStatus tileRtManifestParseFile(const char *path, tileRtManifest *out);
 /// may be null ("<string>", current directory).
 tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                                        tileRtManifest *out);
+
+/// The platform that runs `manifest`'s kernel (tileRtBinaryPlatform of its
+/// binary), or, for a dispatching manifest without one, its first
+/// variant's (read from its file). Errors as tileRtManifestParseFile.
+tileRtStatus tileRtManifestPlatform(const tileRtManifest *manifest,
+                                    tileRtPlatform *out);
 
 /// Returns the index of the parameter called `name`, or -1.
 int tileRtManifestFindParam(const tileRtManifest *manifest, const char *name);
@@ -369,12 +387,22 @@ tileRtStatus tileRtPackParams(const tileRtManifest *manifest,
 void tileRtPackedParamsFree(tileRtPackedParams *params);
 
 /*===----------------------------------------------------------------------===*
- * The CUDA driver
+ * The GPU driver: CUDA or HIP
  *===----------------------------------------------------------------------===*/
+
+/// Makes `platform` the one the device calls use; switching releases the
+/// current device (tileRtShutdown), so tileRtInit comes after. Memory,
+/// modules and events of one platform must not be used with the other.
+tileRtStatus tileRtSetPlatform(tileRtPlatform platform);
+/// The platform the device calls use.
+tileRtPlatform tileRtGetPlatform(void);
+/// The platform that runs binaries of `kind` (HIP for HSACO).
+tileRtPlatform tileRtBinaryPlatform(tileRtBinaryKind kind);
 
 /// A device address.
 typedef uint64_t tileRtDevicePtr;
-/// A loaded module (PTX or cubin); owned by the caller, tileRtModuleUnload.
+/// A loaded module (PTX, cubin or HSACO); owned by the caller,
+/// tileRtModuleUnload.
 typedef struct tileRtModule tileRtModule;
 /// A kernel of a module; owned by its module.
 typedef struct tileRtFunction tileRtFunction;
@@ -385,6 +413,8 @@ typedef struct tileRtEvent tileRtEvent;
 /// variable TILE_RT_CUDA_DRIVER), initialises it and makes the primary
 /// context of device `ordinal` current. Idempotent for the same ordinal.
 /// TILE_RT_ERROR_NO_DRIVER / _NO_DEVICE when there is nothing to run on.
+/// On the HIP platform: loads libamdhip64.so (or TILE_RT_HIP_RUNTIME) and
+/// selects device `ordinal`.
 tileRtStatus tileRtInit(int ordinal);
 
 /// Releases the primary context. The driver library stays loaded.

@@ -166,6 +166,13 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
       accumulator) becomes `nvvm.wgmma.mma_async` m64nNk16 per warpgroup on
       descriptors read off the operand layouts (32/64/128-byte swizzles,
       K- or M/N-major), fenced, committed and waited for as one group.
+    - On AMD chips (gfx90a, gfx942), `tile.gemm` as `amdgpu.mfma`
+      (32x32 or 16x16 blocks, as the target table lists them): the
+      wave64 waves split C, each lane reads the K run it gives one or more
+      instructions from LDS as one vector (`ds_read_b128` for 16-bit
+      operands stored K-innermost, element loads for operands stored
+      K-outer), and C is computed transposed so that each lane holds four
+      consecutive columns of a row.
 
     `tile.pipelined` loops are software-pipelined first: their copies from
     global into whole shared buffers that the rest of the body only reads
@@ -176,6 +183,9 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     iteration; each iteration waits for its own group
     (`nvvm.cp.async.wait.group`) and synchronizes the block once before
     issuing the next copies and running the rest of the body on its slot.
+    On targets without cp.async (AMD) the copies ahead are plain vector
+    loads and LDS stores into their slot, with the same barrier per
+    iteration and no commit groups or waits.
 
     ```mlir
     tile.pipelined %k = %c0 to %n step %c1 stages(3) {
@@ -268,7 +278,8 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "through swizzled shared memory with TMA (false: masked stores "
            "from registers)">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -1,0 +1,312 @@
+//===- Mfma.cpp - tile.gemm as AMD matrix fused multiply-add -------------===//
+//
+// On CDNA chips (gfx90a, gfx942) a gemm runs as `amdgpu.mfma`: the block's
+// waves split the C tile, each wave walks K and issues square MFMA
+// instructions (32x32 or 16x16) over its part. Operands are read from
+// shared memory (LDS): a lane reads the K run it hands to `pack`
+// consecutive instructions as one vector (ds_read_b128 for 16-bit
+// operands), from a layout whose XOR swizzle keeps those reads and the
+// copies into LDS free of bank conflicts. C is computed transposed
+// (A and B swap places in the instruction), so each lane ends up with
+// four consecutive columns of a row, which the copy out stores as one
+// vector.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Target/AMD/Mfma.h"
+#include "Analysis/LayoutInference.h"
+#include "Analysis/LayoutInferenceUtils.h"
+#include "Lowering/LoweringContext.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+std::optional<MfmaPlan> mlir::tile::planMfma(MmaAttr mma, int64_t m, int64_t n,
+                                             int64_t k, int64_t threads,
+                                             int64_t waveSize,
+                                             int64_t elementBytes,
+                                             GemmPolicy policy) {
+  MfmaPlan plan;
+  plan.atom = mma.getM();
+  plan.k = mma.getK();
+  if (mma.getN() != plan.atom || waveSize % plan.atom != 0 ||
+      threads % waveSize != 0 || k % plan.k != 0)
+    return std::nullopt;
+  int64_t groups = waveSize / plan.atom;
+  if (plan.k % groups != 0)
+    return std::nullopt;
+  plan.perLane = plan.k / groups;
+  plan.accPerLane = plan.atom * plan.atom / waveSize;
+  std::optional<std::pair<int64_t, int64_t>> split =
+      partitionWarps(m, n, threads / waveSize, policy, plan.atom, plan.atom);
+  if (!split)
+    return std::nullopt;
+  std::tie(plan.wavesM, plan.wavesN) = *split;
+  // The widest vector read of at most 16 bytes whose K step divides K.
+  for (int64_t pack : {4, 2, 1})
+    if (plan.perLane * pack * elementBytes <= 16 && k % (plan.k * pack) == 0) {
+      plan.pack = pack;
+      break;
+    }
+  return plan;
+}
+
+Fragment mlir::tile::getMfmaAccumulator(MLIRContext *ctx, const MfmaPlan &plan,
+                                        int64_t m, int64_t n, int64_t threads,
+                                        int64_t waveSize) {
+  AffineExpr r = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+  int64_t waveM = m / plan.wavesM, waveN = n / plan.wavesN;
+  int64_t atomsN = waveN / plan.atom;
+  int64_t groups = waveSize / plan.atom;
+  AffineExpr wave = r.floorDiv(waveM) + c.floorDiv(waveN) * plan.wavesM;
+  AffineExpr rr = r % waveM, cc = c % waveN;
+  AffineExpr atomRow = rr % plan.atom, atomCol = cc % plan.atom;
+  // The instruction's output, transposed: lane l holds row l mod atom of
+  // the block and, in register e, column (e / 4) * 4 * groups +
+  // (l / atom) * 4 + e mod 4.
+  AffineExpr lane = atomRow + (atomCol.floorDiv(4) % groups) * plan.atom;
+  AffineExpr element = atomCol % 4 + atomCol.floorDiv(4 * groups) * 4;
+  AffineExpr atomIndex =
+      rr.floorDiv(plan.atom) * atomsN + cc.floorDiv(plan.atom);
+  AffineExpr thread = wave * waveSize + lane;
+  AffineExpr reg = atomIndex * plan.accPerLane + element;
+  return Fragment::get({m, n}, getReadableExpr(thread, 2, 0),
+                       getReadableExpr(reg, 2, 0), threads);
+}
+
+std::optional<LogicalResult>
+mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
+                          int64_t m, int64_t n, int64_t k) {
+  MLIRContext *ctx = state.getContext();
+  TargetAttr target = state.getOptions().target;
+  MemRefType aType = gemm.getA().getType();
+  int64_t bytes =
+      std::max<int64_t>(1, aType.getElementType().getIntOrFloatBitWidth() / 8);
+  std::optional<MfmaPlan> plan =
+      planMfma(mma, m, n, k, state.getThreads(), target.getWarpSize(), bytes,
+               gemm.getPolicy());
+  if (!plan)
+    return std::nullopt;
+  // Operands in registers would need the instruction's operand fragments
+  // per wave; the lowering reads LDS only.
+  for (Value operand : {gemm.getA(), gemm.getB()}) {
+    BufferLayout *buffer = state.lookup(operand);
+    if (buffer && buffer->space != MemorySpace::Shared)
+      return gemm.emitOpError()
+             << "expected " << (operand == gemm.getA() ? "A" : "B")
+             << " in shared memory, not a fragment: the MFMA gemm on "
+             << target.getChip() << " reads its operands from LDS";
+  }
+  Fragment c = getMfmaAccumulator(ctx, *plan, m, n, state.getThreads(),
+                                  target.getWarpSize());
+  std::string why = "the C operand of the MFMA gemm, " +
+                    std::to_string(plan->wavesM) + "x" +
+                    std::to_string(plan->wavesN) + " waves";
+  if (failed(state.requireFragment(gemm.getC(), c, {gemm, why})))
+    return failure();
+  for (Value operand : {gemm.getA(), gemm.getB()}) {
+    BufferLayout *buffer = state.lookup(operand);
+    // Annotated shared layouts win: any permutation is correct.
+    if (!buffer || buffer->layout)
+      continue;
+    auto type = cast<MemRefType>(operand.getType());
+    buffer->layout = getGemmSharedLayout(
+        ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
+    buffer->source = {gemm, "a shared operand of the MFMA gemm"};
+  }
+  state.setChoice(gemm, mma.withGroups(plan->wavesM, plan->wavesN));
+  return success();
+}
+
+/// Lowers `op` as its recorded MFMA instruction.
+///
+/// One function: the operand resolution, the accumulator registers checked
+/// against C's layout and the unrolled K loop share the wave partition and
+/// the lane's coordinates.
+LogicalResult LoweringContext::lowerMfma(GemmOp op) {
+  Location loc = op.getLoc();
+  MmaAttr mma = op.getMmaAttr();
+  MemRefType aType = op.getA().getType(), cType = op.getC().getType();
+  Type aElt = aType.getElementType(),
+       bElt = op.getB().getType().getElementType(),
+       cElt = cType.getElementType();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+  int64_t waveSize = options.target.getWarpSize();
+  int64_t bytes = std::max<int64_t>(1, aElt.getIntOrFloatBitWidth() / 8);
+  std::optional<MfmaPlan> plan =
+      planMfma(mma, m, n, kDim, threads, waveSize, bytes, op.getPolicy());
+  if (!plan || (mma.hasGroups() && (mma.getGroupsM() != plan->wavesM ||
+                                    mma.getGroupsN() != plan->wavesN)))
+    return op.emitOpError() << "cannot run as " << mma << " on " << threads
+                            << " threads: its " << m << "x" << n << "x" << kDim
+                            << " tile does not split into whole instructions "
+                               "per wave";
+  int64_t waveM = m / plan->wavesM, waveN = n / plan->wavesN;
+  int64_t atomsM = waveM / plan->atom, atomsN = waveN / plan->atom;
+  int64_t run = plan->perLane * plan->pack; // K elements per lane and step
+  int64_t kStep = plan->k * plan->pack;
+  int64_t steps = kDim / kStep;
+
+  auto cIt = fragments.find(op.getC());
+  if (cIt == fragments.end())
+    return op.emitOpError("expected C to be a tile.alloc fragment with a "
+                          "layout; run tile-infer-layout first");
+  const Fragment &cFrag = cIt->second.first;
+  Value cRegs = cIt->second.second;
+  // C registers of each (atom, accumulator element), the same on every
+  // thread when C has the accumulator layout (getMfmaAccumulator()).
+  int64_t groups = waveSize / plan->atom;
+  SmallVector<int64_t> cRegOf;
+  for (int64_t atom = 0; atom < atomsM * atomsN; ++atom)
+    for (int64_t e = 0; e < plan->accPerLane; ++e) {
+      int64_t reg = uniformRegister(cFrag, threads, [&](int64_t t) {
+        int64_t wave = t / waveSize, lane = t % waveSize;
+        int64_t row = (wave % plan->wavesM) * waveM +
+                      (atom / atomsN) * plan->atom + lane % plan->atom;
+        int64_t col = (wave / plan->wavesM) * waveN +
+                      (atom % atomsN) * plan->atom + (e / 4) * 4 * groups +
+                      (lane / plan->atom) * 4 + e % 4;
+        return SmallVector<int64_t>{row, col};
+      });
+      if (reg < 0)
+        return op.emitOpError()
+               << "expected C laid out as the MFMA accumulator of "
+               << plan->wavesM << "x" << plan->wavesN << " waves";
+      cRegOf.push_back(reg);
+    }
+
+  // A and B in LDS, as (alloc, slot indices, layout).
+  struct Side {
+    Value value, root;
+    SmallVector<Value> lead;
+    Layout layout;
+    bool kOuter = false, vectorized = false;
+  } sides[2];
+  OpBuilder b(op);
+  sides[0].value = op.getA();
+  sides[0].kOuter = op.getTransposeA();
+  sides[1].value = op.getB();
+  sides[1].kOuter = !op.getTransposeB();
+  for (Side &side : sides) {
+    const Slot *slot = nullptr;
+    if (!resolveShared(side.value, side.root, side.layout, slot))
+      return op.emitOpError()
+             << "expected " << (&side == sides ? "A" : "B")
+             << " to be a shared tile.alloc or one slot of a multi-buffered "
+                "one (the MFMA gemm reads its operands from LDS)";
+    if (slot)
+      side.lead = slot->leadValues(b, loc);
+    // Stored with K innermost: one vector per lane and step. Stored K-outer,
+    // the lane's run is a column, read element by element.
+    side.vectorized = !side.kOuter && keepsRowsContiguous(side.layout, run);
+  }
+
+  Value wave = arith::DivUIOp::create(b, loc, tid, cst(b, loc, waveSize));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, waveSize));
+  Value laneMN = arith::RemUIOp::create(b, loc, lane, cst(b, loc, plan->atom));
+  Value laneK = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, cst(b, loc, plan->atom)),
+      cst(b, loc, run));
+  Value rowBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, wave, cst(b, loc, plan->wavesM)),
+      cst(b, loc, waveM));
+  Value colBase = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, wave, cst(b, loc, plan->wavesM)),
+      cst(b, loc, waveN));
+  auto add = [&](Value x, int64_t c) -> Value {
+    return c == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(b, loc, c));
+  };
+  auto addv = [&](Value x, Value y) -> Value {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  };
+  // The lane's K run of step `step` at row/column `mn` of `side`.
+  auto loadRun = [&](Side &side, Type elt, Value mn, int64_t step) -> Value {
+    Value k0 = addv(laneK, cst(b, loc, step * kStep));
+    auto at = [&](Value k) {
+      SmallVector<Value> coords(side.lead);
+      coords.push_back(side.kOuter ? k : mn);
+      coords.push_back(side.kOuter ? mn : k);
+      return address(b, loc, side.root, coords);
+    };
+    auto type = VectorType::get({run}, elt);
+    if (side.vectorized) {
+      auto [mem, idx] = at(k0);
+      return vector::LoadOp::create(b, loc, type, mem, idx,
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(run * bytes));
+    }
+    SmallVector<Value> elems;
+    for (int64_t j = 0; j < run; ++j) {
+      auto [mem, idx] = at(add(k0, j));
+      elems.push_back(memref::LoadOp::create(b, loc, mem, idx));
+    }
+    return vector::FromElementsOp::create(b, loc, type, elems);
+  };
+  // The part of a run that instruction `p` of the pack takes.
+  auto operandOf = [&](Value runValue, int64_t p) -> Value {
+    if (plan->perLane == 1)
+      return vector::ExtractOp::create(b, loc, runValue, ArrayRef<int64_t>{p});
+    // A shuffle, which the GPU-to-LLVM conversions take as it is.
+    SmallVector<int64_t> lanes;
+    for (int64_t j = 0; j < plan->perLane; ++j)
+      lanes.push_back(p * plan->perLane + j);
+    return vector::ShuffleOp::create(b, loc, runValue, runValue, lanes);
+  };
+
+  auto accType = VectorType::get({plan->accPerLane}, cElt);
+  SmallVector<Value> acc(atomsM * atomsN);
+  for (int64_t i = 0; i < atomsM * atomsN; ++i) {
+    if (op.getClearAccum()) {
+      acc[i] = arith::ConstantOp::create(
+          b, loc, accType,
+          DenseElementsAttr::get(accType, b.getZeroAttr(cElt)));
+      continue;
+    }
+    SmallVector<Value> elems;
+    for (int64_t e = 0; e < plan->accPerLane; ++e)
+      elems.push_back(memref::LoadOp::create(
+          b, loc, cRegs,
+          ValueRange{cst(b, loc, cRegOf[i * plan->accPerLane + e])}));
+    acc[i] = vector::FromElementsOp::create(b, loc, accType, elems);
+  }
+
+  for (int64_t step = 0; step < steps; ++step) {
+    SmallVector<Value> aRuns, bRuns;
+    for (int64_t i = 0; i < atomsM; ++i)
+      aRuns.push_back(loadRun(
+          sides[0], aElt, addv(add(rowBase, i * plan->atom), laneMN), step));
+    for (int64_t j = 0; j < atomsN; ++j)
+      bRuns.push_back(loadRun(
+          sides[1], bElt, addv(add(colBase, j * plan->atom), laneMN), step));
+    for (int64_t p = 0; p < plan->pack; ++p)
+      for (int64_t i = 0; i < atomsM; ++i)
+        for (int64_t jj = 0; jj < atomsN; ++jj) {
+          // Snake through N so consecutive instructions share an operand.
+          int64_t j = i % 2 ? atomsN - 1 - jj : jj;
+          Value &c = acc[i * atomsN + j];
+          // Transposed: the instruction's A is B (rows along N).
+          c = amdgpu::MFMAOp::create(b, loc, accType, plan->atom, plan->atom,
+                                     plan->k,
+                                     /*blocks=*/1, operandOf(bRuns[j], p),
+                                     operandOf(aRuns[i], p), c)
+                  .getResult();
+        }
+  }
+
+  for (int64_t i = 0; i < atomsM * atomsN; ++i)
+    for (int64_t e = 0; e < plan->accPerLane; ++e) {
+      Value v = vector::ExtractOp::create(b, loc, acc[i], ArrayRef<int64_t>{e});
+      memref::StoreOp::create(
+          b, loc, v, cRegs,
+          ValueRange{cst(b, loc, cRegOf[i * plan->accPerLane + e])});
+    }
+  op.erase();
+  return success();
+}

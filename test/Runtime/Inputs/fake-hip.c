@@ -1,0 +1,269 @@
+//===- fake-hip.c - a host-memory stand-in for the HIP runtime -*- C -*-===//
+//
+// A shared library with the HIP entry points that libtile_runtime resolves
+// from libamdhip64.so, implemented on the host like Inputs/fake-cuda.c:
+// device memory is host memory, events read the monotonic clock, and
+// "kernels" are C functions looked up by name. Loaded through
+// TILE_RT_HIP_RUNTIME, it lets lit drive tile-run on HSACO manifests that
+// tile-compile wrote for gfx942 / gfx90a, on a machine without an AMD GPU.
+//
+// Module images must be AMDGPU ELF code objects (ELF magic, e_machine
+// EM_AMDGPU) that name the kernel looked up. Kernels: elementwise_add_kernel
+// (C = A + B over three rank-2 f16 memref descriptors) and gemm_nn_kernel
+// (C = A B, f16 descriptors, f32 accumulation). FAKE_HIP_DEVICES sets the
+// device count (default 1).
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "tile-runtime/Runtime.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int hipError_t;
+
+enum {
+  OK = 0,
+  INVALID_VALUE = 1,
+  NO_DEVICE = 100,
+  INVALID_IMAGE = 200,
+  NOT_FOUND = 500,
+};
+
+static const struct {
+  hipError_t code;
+  const char *name, *text;
+} errors[] = {
+    {OK, "hipSuccess", "no error"},
+    {INVALID_VALUE, "hipErrorInvalidValue", "invalid argument"},
+    {NO_DEVICE, "hipErrorNoDevice", "no ROCm-capable device is detected"},
+    {INVALID_IMAGE, "hipErrorInvalidImage", "device kernel image is invalid"},
+    {NOT_FOUND, "hipErrorNotFound", "named symbol not found"},
+};
+
+const char *hipGetErrorName(hipError_t code) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == code)
+      return errors[i].name;
+  return "hipErrorUnknown";
+}
+
+const char *hipGetErrorString(hipError_t code) {
+  for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); ++i)
+    if (errors[i].code == code)
+      return errors[i].text;
+  return "unknown error";
+}
+
+hipError_t hipInit(unsigned flags) { return flags ? INVALID_VALUE : OK; }
+
+hipError_t hipGetDeviceCount(int *count) {
+  const char *forced = getenv("FAKE_HIP_DEVICES");
+  *count = forced ? atoi(forced) : 1;
+  return *count ? OK : NO_DEVICE;
+}
+
+hipError_t hipDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? OK : INVALID_VALUE;
+}
+
+hipError_t hipSetDevice(int ordinal) {
+  return ordinal == 0 ? OK : INVALID_VALUE;
+}
+
+hipError_t hipDeviceGetName(char *name, int len, int device) {
+  (void)device;
+  strncpy(name, "Host Stand-in AMD Device", (size_t)len);
+  return OK;
+}
+
+hipError_t hipDeviceComputeCapability(int *major, int *minor, int device) {
+  (void)device;
+  *major = 9; // gfx942
+  *minor = 4;
+  return OK;
+}
+
+hipError_t hipDeviceSynchronize(void) { return OK; }
+
+typedef void (*Kernel)(const unsigned grid[3], const unsigned block[3],
+                       void **params);
+
+/// Reads memref descriptor number `k` (seven arguments each) of a rank-2
+/// kernel: aligned pointer, offset, sizes and strides.
+static void descriptor(void **params, int k, uint16_t **ptr, int64_t v[5]) {
+  memcpy(ptr, params[7 * k + 1], sizeof(*ptr));
+  for (int i = 0; i < 5; ++i)
+    memcpy(&v[i], params[7 * k + 2 + i], sizeof(int64_t));
+}
+
+static void elementwiseAdd(const unsigned grid[3], const unsigned block[3],
+                           void **params) {
+  (void)grid, (void)block;
+  uint16_t *a, *b, *c;
+  int64_t da[5], db[5], dc[5];
+  descriptor(params, 0, &a, da);
+  descriptor(params, 1, &b, db);
+  descriptor(params, 2, &c, dc);
+  for (int64_t i = 0; i < dc[1]; ++i)
+    for (int64_t j = 0; j < dc[2]; ++j) {
+      float x = tileRtF16ToF32(a[da[0] + i * da[3] + j * da[4]]);
+      float y = tileRtF16ToF32(b[db[0] + i * db[3] + j * db[4]]);
+      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(x + y);
+    }
+}
+
+static void gemmNN(const unsigned grid[3], const unsigned block[3],
+                   void **params) {
+  (void)grid, (void)block;
+  uint16_t *a, *b, *c;
+  int64_t da[5], db[5], dc[5];
+  descriptor(params, 0, &a, da);
+  descriptor(params, 1, &b, db);
+  descriptor(params, 2, &c, dc);
+  for (int64_t i = 0; i < dc[1]; ++i)
+    for (int64_t j = 0; j < dc[2]; ++j) {
+      float acc = 0;
+      for (int64_t k = 0; k < da[2]; ++k)
+        acc += tileRtF16ToF32(a[da[0] + i * da[3] + k * da[4]]) *
+               tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
+      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
+    }
+}
+
+typedef struct KernelEntry {
+  const char *name;
+  Kernel kernel;
+} KernelEntry;
+
+static KernelEntry kernels[] = {{"elementwise_add_kernel", elementwiseAdd},
+                                {"gemm_nn_kernel", gemmNN}};
+
+typedef struct Module {
+  const unsigned char *image;
+  size_t size;
+} Module;
+
+/// The size of the ELF image at `image`: the end of its section headers.
+static size_t elfSize(const unsigned char *image) {
+  uint64_t shoff;
+  uint16_t shentsize, shnum;
+  memcpy(&shoff, image + 0x28, sizeof(shoff));
+  memcpy(&shentsize, image + 0x3a, sizeof(shentsize));
+  memcpy(&shnum, image + 0x3c, sizeof(shnum));
+  return (size_t)(shoff + (uint64_t)shentsize * shnum);
+}
+
+hipError_t hipModuleLoadData(void **module, const void *image) {
+  const unsigned char *bytes = image;
+  uint16_t machine;
+  memcpy(&machine, bytes + 18, sizeof(machine));
+  if (memcmp(bytes,
+             "\x7f"
+             "ELF",
+             4) != 0 ||
+      bytes[4] != 2 || machine != 224)
+    return INVALID_IMAGE; // not a 64-bit EM_AMDGPU code object
+  Module *m = calloc(1, sizeof(Module));
+  m->image = bytes;
+  m->size = elfSize(bytes);
+  *module = m;
+  return OK;
+}
+
+hipError_t hipModuleUnload(void *module) {
+  free(module);
+  return OK;
+}
+
+/// Whether the NUL-terminated `name` occurs in the module's image.
+static int imageNames(const Module *m, const char *name) {
+  size_t n = strlen(name) + 1;
+  for (size_t i = 0; i + n <= m->size; ++i)
+    if (memcmp(m->image + i, name, n) == 0)
+      return 1;
+  return 0;
+}
+
+hipError_t hipModuleGetFunction(void **function, void *module,
+                                const char *name) {
+  if (!imageNames((const Module *)module, name))
+    return NOT_FOUND;
+  for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); ++i)
+    if (strcmp(kernels[i].name, name) == 0) {
+      *function = &kernels[i];
+      return OK;
+    }
+  return NOT_FOUND;
+}
+
+hipError_t hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy,
+                                 unsigned gz, unsigned bx, unsigned by,
+                                 unsigned bz, unsigned shared, void *stream,
+                                 void **params, void **extra) {
+  (void)stream, (void)extra;
+  // Wave64 workgroups of at most 1024 lanes and 64 KiB of LDS.
+  if ((unsigned long)bx * by * bz > 1024 || shared > 65536)
+    return INVALID_VALUE;
+  unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  ((KernelEntry *)function)->kernel(grid, block, params);
+  return OK;
+}
+
+hipError_t hipMalloc(void **ptr, size_t bytes) {
+  *ptr = malloc(bytes);
+  return *ptr ? OK : INVALID_VALUE;
+}
+
+hipError_t hipFree(void *ptr) {
+  free(ptr);
+  return OK;
+}
+
+hipError_t hipMemcpyHtoD(void *dst, const void *src, size_t bytes) {
+  memcpy(dst, src, bytes);
+  return OK;
+}
+
+hipError_t hipMemcpyDtoH(void *dst, void *src, size_t bytes) {
+  memcpy(dst, src, bytes);
+  return OK;
+}
+
+hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  memset(dst, value, bytes);
+  return OK;
+}
+
+hipError_t hipEventCreate(void **event) {
+  *event = calloc(1, sizeof(struct timespec));
+  return OK;
+}
+
+hipError_t hipEventRecord(void *event, void *stream) {
+  (void)stream;
+  clock_gettime(CLOCK_MONOTONIC, (struct timespec *)event);
+  return OK;
+}
+
+hipError_t hipEventSynchronize(void *event) {
+  (void)event;
+  return OK;
+}
+
+hipError_t hipEventElapsedTime(float *ms, void *start, void *end) {
+  const struct timespec *s = start, *e = end;
+  *ms =
+      (float)((e->tv_sec - s->tv_sec) * 1e3 + (e->tv_nsec - s->tv_nsec) / 1e6);
+  return OK;
+}
+
+hipError_t hipEventDestroy(void *event) {
+  free(event);
+  return OK;
+}

@@ -1,0 +1,77 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-infer-layout -o /dev/null
+
+// What the MFMA gemm of AMD chips cannot take is reported at the gemm.
+
+// 8-bit floats: gfx942 has MFMA for the FNUZ variants only, gfx90a none.
+func.func @fp8_on_gfx90a() attributes {tile.target = #tile.target<"gfx90a">} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %a = tile.alloc : memref<64x32xf8E4M3FNUZ, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf8E4M3FNUZ, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for A 'f8E4M3FNUZ', B 'f8E4M3FNUZ', C 'f32' on its target gfx90a}}
+    tile.gemm %a, %b -> %c : memref<64x32xf8E4M3FNUZ, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FNUZ, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// The OCP 8-bit floats of sm_90a are not what gfx942's MFMA computes.
+func.func @ocp_fp8_on_gfx942() attributes {tile.target = #tile.target<"gfx942">} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %a = tile.alloc : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for A 'f8E4M3FN', B 'f8E4M3FN', C 'f32' on its target gfx942}}
+    tile.gemm %a, %b -> %c : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// f16 accumulators: MFMA accumulates f16 products in f32 only.
+func.func @f16_accumulator_on_gfx942() attributes {tile.target = #tile.target<"gfx942">} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf16, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for A 'f16', B 'f16', C 'f16' on its target gfx942}}
+    tile.gemm %a, %b -> %c : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Operands in registers: the MFMA lowering reads A and B from LDS.
+func.func @register_operand_on_gfx942() attributes {tile.target = #tile.target<"gfx942">} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %a = tile.alloc : memref<32x16xf16, #tile.fragment>
+    %b = tile.alloc : memref<16x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<32x32xf32, #tile.fragment>
+    tile.clear %a : memref<32x16xf16, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op expected A in shared memory, not a fragment: the MFMA gemm on gfx942 reads its operands from LDS}}
+    tile.gemm %a, %b -> %c : memref<32x16xf16, #tile.fragment>, memref<16x32xf16, #gpu.address_space<workgroup>> -> memref<32x32xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// A tile no wave partition fits: 16x16 on four waves.
+func.func @tile_too_small_for_waves() attributes {tile.target = #tile.target<"gfx942">} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<16x16xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.gemm' op has no tensor-core instruction for 'f16' x 'f16' -> 'f32' on gfx942 that fits its 16x16x16 tile on 256 threads}}
+    tile.gemm %a, %b -> %c : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>> -> memref<16x16xf32, #tile.fragment>
+  }
+  return
+}

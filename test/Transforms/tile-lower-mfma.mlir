@@ -1,0 +1,119 @@
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=gfx942 \
+// RUN:   -tile-lower=chip=gfx942 -canonicalize | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=gfx942 \
+// RUN:   -tile-lower=chip=gfx942 | FileCheck %s --check-prefix=COUNT
+
+// NT, f16: two waves split the 64x64 C tile along M, each issuing 32x32x8
+// MFMA over two 32-column blocks. A lane reads 8 consecutive K elements of
+// A and of B (stored N x K) from LDS as one 16-byte vector per step of 16,
+// and hands the first four to one instruction and the last four to the
+// next. The instruction's A is B: C is computed transposed. Nothing of
+// NVIDIA's (cp.async, ldmatrix, mma.sync) remains.
+
+// CHECK-LABEL: func.func @nt_two_waves
+// CHECK-NOT: nvvm.
+// CHECK-NOT: nvgpu.
+// CHECK: gpu.barrier
+// CHECK: %[[A:.+]] = vector.load {{.*}} {alignment = 16 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: %[[B:.+]] = vector.load {{.*}} {alignment = 16 : i64} : memref<2048xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: %[[A0:.+]] = vector.shuffle %[[A]], %[[A]] [0, 1, 2, 3]
+// CHECK: %[[B0:.+]] = vector.shuffle %[[B]], %[[B]] [0, 1, 2, 3]
+// CHECK: amdgpu.mfma 32x32x8 %[[B0]] * %[[A0]] + {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
+// CHECK: vector.shuffle %[[A]], %[[A]] [4, 5, 6, 7]
+// COUNT-LABEL: func.func @nt_two_waves
+// COUNT-COUNT-8: amdgpu.mfma 32x32x8
+// COUNT-NOT: amdgpu.mfma
+// COUNT-LABEL: func.func @nn_k_outer_b
+func.func @nt_two_waves(%A: memref<64x32xf16>, %B: memref<64x32xf16>, %C: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.copy %A -> %a : memref<64x32xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %B -> %b : memref<64x32xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.gemm %a, %b -> %c transpose_b clear_accum : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %c -> %C : memref<64x64xf32, #tile.fragment> -> memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+// NN: B is stored K x N, so a lane's K run is a column of B, read element
+// by element; A still goes as one vector.
+
+// CHECK-LABEL: func.func @nn_k_outer_b
+// CHECK: vector.load {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-COUNT-8: memref.load {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>
+// CHECK: vector.from_elements {{.*}} : vector<8xf16>
+// CHECK: amdgpu.mfma 32x32x8
+func.func @nn_k_outer_b(%A: memref<64x32xf16>, %B: memref<32x64xf16>, %C: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.copy %A -> %a : memref<64x32xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %B -> %b : memref<32x64xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %a, %b -> %c clear_accum : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %c -> %C : memref<64x64xf32, #tile.fragment> -> memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+// f32 (gfx942's 32x32x2): one element per lane and instruction, four
+// instructions per 16-byte read; 16x16 when the wave's part is 16 wide.
+
+// CHECK-LABEL: func.func @f32_and_16x16
+// CHECK: vector.load {{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.extract
+// CHECK: amdgpu.mfma 16x16x4 {{.*}} : f32, f32, vector<4xf32>
+func.func @f32_and_16x16(%A: memref<16x16xf32>, %B: memref<16x16xf32>, %C: memref<16x16xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %a = tile.alloc : memref<16x16xf32, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x16xf32, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<16x16xf32, #tile.fragment>
+    tile.copy %A -> %a : memref<16x16xf32> -> memref<16x16xf32, #gpu.address_space<workgroup>>
+    tile.copy %B -> %b : memref<16x16xf32> -> memref<16x16xf32, #gpu.address_space<workgroup>>
+    tile.gemm %a, %b -> %c transpose_b clear_accum : memref<16x16xf32, #gpu.address_space<workgroup>>, memref<16x16xf32, #gpu.address_space<workgroup>> -> memref<16x16xf32, #tile.fragment>
+    tile.copy %c -> %C : memref<16x16xf32, #tile.fragment> -> memref<16x16xf32>
+  }
+  return
+}
+
+// -----
+
+// A pipelined loop on AMD: the copies ahead are plain loads and LDS stores
+// into their slot, one barrier per iteration, no cp.async groups.
+
+// CHECK-LABEL: func.func @pipelined
+// CHECK-NOT: nvvm.cp.async
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK: vector.store {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: amdgpu.mfma
+func.func @pipelined(%A: memref<64x256xf16>, %B: memref<64x256xf16>, %C: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %a = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %c : memref<64x64xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %c8 step %c1 stages(2) {
+      %kk = arith.muli %k, %c32 : index
+      tile.copy %A[%c0, %kk] -> %a : memref<64x256xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%c0, %kk] -> %b : memref<64x256xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+      tile.gemm %a, %b -> %c transpose_b : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    tile.copy %c -> %C : memref<64x64xf32, #tile.fragment> -> memref<64x64xf32>
+  }
+  return
+}
