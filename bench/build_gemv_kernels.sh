@@ -35,10 +35,11 @@ run gemv-bf16 kernels/gemv.mlir -D WT=bf16 -D OT=bf16
 run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 # W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
 # for the GEMV), with zero points and without.
+# GS = BK / G groups per row per step (BK = 1024), GR = G / 32.
 for g in 32 64 128; do
-  [ -f kernels/gemv_w4a16.mlir ] && run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g
+  run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g -D GS=$((1024 / g)) \
+    -D GR=$((g / 32))
 done
-[ -f kernels/gemv_w4a16.mlir ] && run gemv_w4a16-bf16-g128 kernels/gemv_w4a16.mlir \
-  -D G=128 -D AT=bf16
+run gemv_w4a16-bf16-g128 kernels/gemv_w4a16.mlir -D AT=bf16
 [ -f kernels/gemm_w4a16.mlir ] && run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
 echo "wrote $out"

@@ -943,11 +943,28 @@ LogicalResult ParallelOp::verify() {
   return success();
 }
 
+bool mlir::tile::isFragmentIndexOfIvs(Value index, Block &body) {
+  if (auto arg = dyn_cast<BlockArgument>(index))
+    return arg.getOwner() == &body;
+  APInt constant;
+  if (matchPattern(index, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  Operation *def = index.getDefiningOp();
+  if (!def || def->getBlock() != &body ||
+      !isa<arith::AddIOp, arith::MulIOp, arith::DivUIOp, arith::DivSIOp,
+           arith::FloorDivSIOp, arith::RemUIOp, arith::RemSIOp>(def))
+    return false;
+  return isFragmentIndexOfIvs(def->getOperand(0), body) &&
+         isFragmentIndexOfIvs(def->getOperand(1), body);
+}
+
 /// Verifies the fragment accesses (memref.load and memref.store) in the
-/// body of `parallel`: each index is one of the loop's induction variables
-/// or a non-negative constant. The iteration runs on the thread that holds
-/// the point, and an index computed otherwise could name an element another
-/// thread holds, which no thread can read from its own registers.
+/// body of `parallel`: each index is one of the loop's induction variables,
+/// a non-negative constant, or integer arithmetic of those computed in the
+/// body (isFragmentIndexOfIvs), so that it is known per iteration at
+/// compile time. An index computed from anything else (a block index, a
+/// loaded value) could name an element another thread holds, which no
+/// thread can read from its own registers.
 static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
   Block &body = parallel.getBody().front();
   WalkResult result = parallel.getBody().walk([&](Operation *op) {
@@ -966,18 +983,14 @@ static LogicalResult verifyFragmentIndices(ParallelOp parallel) {
         MemorySpace::Fragment)
       return WalkResult::advance();
     for (auto [d, index] : llvm::enumerate(indices)) {
-      auto arg = dyn_cast<BlockArgument>(index);
-      if (arg && arg.getOwner() == &body)
-        continue;
-      APInt constant;
-      if (matchPattern(index, m_ConstantInt(&constant)) &&
-          !constant.isNegative())
+      if (isFragmentIndexOfIvs(index, body))
         continue;
       InFlightDiagnostic diag =
           op->emitOpError()
-          << "indexes a fragment with something other than an induction "
-             "variable of the enclosing 'tile.parallel' or a non-negative "
-             "constant (index "
+          << "indexes a fragment with something other than induction "
+             "variables of the enclosing 'tile.parallel', non-negative "
+             "constants and their sums, products, quotients and remainders "
+             "computed in the body (index "
           << d << "); a thread can only reach the elements it holds";
       diag.attachNote(parallel.getLoc()) << "enclosing 'tile.parallel' here";
       return WalkResult::interrupt();

@@ -244,3 +244,25 @@ func.func @gemm_a_not_operand_layout() {
   }
   return
 }
+
+// -----
+
+// A computed index whose element lies on another thread: element j's byte
+// j / 2 is held by thread (j / 2) mod 2, the loop runs j on thread j / 4.
+#bytes = #tile.fragment<[4], threads = 2, (d0) -> (d0 mod 2, d0 floordiv 2)>
+#elems = #tile.fragment<[8], threads = 2, (d0) -> (d0 floordiv 4, d0 mod 4)>
+func.func @packed_not_owned() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(2) {
+    %p = tile.alloc {layout = #bytes} : memref<4xi8, #tile.fragment>
+    %e = tile.alloc {layout = #elems} : memref<8xi8, #tile.fragment>
+    tile.parallel (%j) in (8) layout(#elems) {
+      %c2 = arith.constant 2 : index
+      %kb = arith.divui %j, %c2 : index
+      // expected-error @+1 {{accesses fragment elements that the thread running the iteration does not hold}}
+      %b = memref.load %p[%kb] : memref<4xi8, #tile.fragment>
+      memref.store %b, %e[%j] : memref<8xi8, #tile.fragment>
+    }
+  }
+  return
+}

@@ -123,3 +123,38 @@ func.func @ragged(%out: memref<4x3xf32>) {
   }
   return
 }
+
+// -----
+
+// A fragment of packed pairs indexed by `j floordiv 2` (the paper's Fig.
+// 17 unpacking): each of 2 threads holds 4 bytes of the 8-element row and
+// the 8 elements they unpack to; the byte of element j is register
+// (j mod 8) / 2, evaluated per register at compile time.
+#bytes = #tile.fragment<[4], threads = 2, (d0) -> (d0 floordiv 2, d0 mod 2)>
+#elems = #tile.fragment<[8], threads = 2, (d0) -> (d0 floordiv 4, d0 mod 4)>
+// CHECK-LABEL: func.func @packed_pairs
+// CHECK-DAG: %[[P:.+]] = tile.alloc : memref<2xi8, #gpu.address_space<private>>
+// CHECK-DAG: %[[E:.+]] = tile.alloc : memref<4xi8, #gpu.address_space<private>>
+// CHECK: %[[B0:.+]] = memref.load %[[P]][%c0]
+// CHECK: memref.store %{{.+}}, %[[E]][%c0]
+// CHECK: %[[B1:.+]] = memref.load %[[P]][%c0]
+// CHECK: memref.store %{{.+}}, %[[E]][%c1]
+// CHECK: %[[B2:.+]] = memref.load %[[P]][%c1]
+// CHECK: memref.store %{{.+}}, %[[E]][%c2]
+// CHECK: %[[B3:.+]] = memref.load %[[P]][%c1]
+// CHECK: memref.store %{{.+}}, %[[E]][%c3]
+// CHECK-NOT: tile.parallel
+func.func @packed_pairs() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(2) {
+    %p = tile.alloc {layout = #bytes} : memref<4xi8, #tile.fragment>
+    %e = tile.alloc {layout = #elems} : memref<8xi8, #tile.fragment>
+    tile.parallel (%j) in (8) layout(#elems) {
+      %c2 = arith.constant 2 : index
+      %kb = arith.divui %j, %c2 : index
+      %b = memref.load %p[%kb] : memref<4xi8, #tile.fragment>
+      memref.store %b, %e[%j] : memref<8xi8, #tile.fragment>
+    }
+  }
+  return
+}

@@ -65,7 +65,7 @@ func.func @fragment_index(%out: memref<64x64xf32>) {
     tile.clear %f : memref<64x64xf32, #tile.fragment>
     // expected-note @+1 {{enclosing 'tile.parallel' here}}
     tile.parallel (%i, %j) in (64, 64) {
-      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than an induction variable of the enclosing 'tile.parallel' or a non-negative constant (index 0)}}
+      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than induction variables of the enclosing 'tile.parallel', non-negative constants and their sums, products, quotients and remainders computed in the body (index 0)}}
       %v = memref.load %f[%bx, %j] : memref<64x64xf32, #tile.fragment>
       memref.store %v, %out[%i, %j] : memref<64x64xf32>
     }

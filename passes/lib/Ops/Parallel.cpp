@@ -211,8 +211,9 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
 //===----------------------------------------------------------------------===//
 
 /// Registers the loop nest of `parallel`: its iteration space, the
-/// fragment elements its body reaches (only through induction variables
-/// and constants: a thread can only reach what it holds), and the widest
+/// fragment elements its body reaches (through induction variables,
+/// constants, or arithmetic of both: a thread can only reach what it
+/// holds), and the widest
 /// vector its global and shared accesses allow.
 static LogicalResult collectParallel(ParallelOp parallel,
                                      LayoutInferenceState &state) {
@@ -267,6 +268,7 @@ static LogicalResult collectParallel(ParallelOp parallel,
       return WalkResult::advance();
     }
     LoopAccess access{memref, {}, write};
+    bool computed = false;
     for (Value index : indices) {
       auto arg = dyn_cast<BlockArgument>(index);
       APInt constant;
@@ -275,6 +277,8 @@ static LogicalResult collectParallel(ParallelOp parallel,
       } else if (matchPattern(index, m_ConstantInt(&constant)) &&
                  !constant.isNegative()) {
         access.index.push_back(-1 - constant.getSExtValue());
+      } else if (isFragmentIndexOfIvs(index, body)) {
+        computed = true;
       } else {
         InFlightDiagnostic diag =
             inner->emitOpError()
@@ -286,7 +290,13 @@ static LogicalResult collectParallel(ParallelOp parallel,
         return WalkResult::interrupt();
       }
     }
-    site.accesses.push_back(std::move(access));
+    // An index computed from the induction variables (`j floordiv 2` of a
+    // packed operand) says nothing inference can bind a loop or a fragment
+    // by: the fragment's layout must come from elsewhere, and lowering
+    // checks, per register, that the thread running the iteration holds
+    // the element.
+    if (!computed)
+      site.accesses.push_back(std::move(access));
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

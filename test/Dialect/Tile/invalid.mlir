@@ -1585,7 +1585,7 @@ func.func @parallel_fragment_index(%n: index) {
     %f = tile.alloc : memref<64x64xf32, #tile.fragment>
     // expected-note @+1 {{enclosing 'tile.parallel' here}}
     tile.parallel (%i, %j) in (64, 64) {
-      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than an induction variable of the enclosing 'tile.parallel' or a non-negative constant (index 1); a thread can only reach the elements it holds}}
+      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than induction variables of the enclosing 'tile.parallel', non-negative constants and their sums, products, quotients and remainders computed in the body (index 1); a thread can only reach the elements it holds}}
       %v = memref.load %f[%i, %x] : memref<64x64xf32, #tile.fragment>
     }
   }
@@ -1594,6 +1594,8 @@ func.func @parallel_fragment_index(%n: index) {
 
 // -----
 
+// Arithmetic of induction variables is an index the iteration can reach;
+// a difference is not (it can go negative).
 func.func @parallel_fragment_index_computed(%n: index) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     %f = tile.alloc : memref<64xf32, #tile.fragment>
@@ -1601,8 +1603,8 @@ func.func @parallel_fragment_index_computed(%n: index) {
     // expected-note @+1 {{enclosing 'tile.parallel' here}}
     tile.parallel (%i) in (64) {
       %c1 = arith.constant 1 : index
-      %k = arith.addi %i, %c1 : index
-      // expected-error @+1 {{'memref.store' op indexes a fragment with something other than an induction variable of the enclosing 'tile.parallel' or a non-negative constant (index 0)}}
+      %k = arith.subi %i, %c1 : index
+      // expected-error @+1 {{'memref.store' op indexes a fragment with something other than induction variables of the enclosing 'tile.parallel', non-negative constants and their sums, products, quotients and remainders computed in the body (index 0)}}
       memref.store %v, %f[%k] : memref<64xf32, #tile.fragment>
     }
   }

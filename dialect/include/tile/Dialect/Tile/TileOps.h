@@ -25,6 +25,14 @@ namespace tile {
 /// Verifies that `op` is nested (at any depth) in a `tile.kernel`.
 LogicalResult verifyInKernel(Operation *op);
 
+/// Whether `index`, an index of a fragment access in the body `body` of a
+/// tile.parallel, is one the iteration can reach: an induction variable, a
+/// non-negative constant, or computed from those in the body by addi,
+/// muli, divui, divsi, floordivsi, remui or remsi (`j floordiv 2` into a
+/// tile of packed pairs). Whether the thread holds that element is a
+/// matter of the layouts, checked where they are known.
+bool isFragmentIndexOfIvs(Value index, Block &body);
+
 /// Trait of the operations that are only valid inside a `tile.kernel`.
 template <typename ConcreteType>
 class InKernel : public OpTrait::TraitBase<ConcreteType, InKernel> {

@@ -1,0 +1,204 @@
+// The tile library W4A16 GEMV: Y = X * dequant(P)^T with X stored M x K in
+// f16 or bf16 (M small), 4-bit weights packed two per byte in P (N x
+// ceil(K / 2) bytes, column 2j in the low nibble of byte j), one scale per
+// group of G consecutive weights of a row in S (N x ceil(K / G), the type of
+// X) and, for `gemv_w4a16`, one zero point per group in Z (same shape and
+// type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
+// (q - z) * s, computed in the type of X; products accumulate in f32.
+// docs/Quantized.md describes the layout; bench/w4pack.py packs it.
+//
+// The structure is kernels/gemv.mlir's (a row of P shared by KT threads,
+// products accumulated in registers, one tile.reduce after the K loop), with
+// 16-byte chunks of P holding 32 weights each: every thread loads whole
+// chunks with one vector load and unpacks them in registers. The
+// unpacking is the tile.parallel of the TileLang paper's Fig. 17: weight
+// k reads byte k / 2 of the fragment and shifts by 4 (k mod 2).
+//
+// Parameters (tile-compile -D NAME=VALUE):
+//   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
+//   BK       weights per row per step: a multiple of 32 * KT
+//   BKP      BK / 2, the bytes of P per row per step
+//   G        group size: 32, 64 or 128 (G / 32 must divide KT)
+//   GS       BK / G, the groups per row per step
+//   GR       G / 32, the threads sharing one scale
+//   AT       type of X, S, Z and Y: f16 or bf16
+// tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
+// tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
+//
+// tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
+// tile.params: G=128 GR=4 GS=8 AT=f16
+
+// P tile: row n on thread group n / RW (RW = BN / GROUPS), 16-byte chunk
+// c of the row on thread c mod KT of the group.
+#ptile = #tile.fragment<threads = ${THREADS}, map = (n, b) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (b floordiv 16) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BKP} floordiv (${KT} * 16))
+     + b floordiv (${KT} * 16)) * 16 + b mod 16)>
+// X tile: the 32 columns of each chunk of P, on every group.
+#xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
+  (s0 * ${KT} + (k floordiv 32) mod ${KT},
+   (m * (${BK} floordiv (${KT} * 32)) + k floordiv (${KT} * 32)) * 32
+     + k mod 32),
+  replicate = ${GROUPS}>
+// Scales (and zeros): group g of row n on the G / 32 threads whose chunks
+// it covers.
+#stile = #tile.fragment<threads = ${THREADS}, map = (n, g)[s0] ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT}
+     + (g * (${G} floordiv 32) + s0) mod ${KT},
+   (n mod (${BN} floordiv ${GROUPS})) * (${BK} floordiv (${KT} * 32))
+     + (g * (${G} floordiv 32)) floordiv ${KT}),
+  replicate = ${GR}>
+// Products: element (m, n, k) where weight (n, k) is unpacked.
+#acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
+   ((m * (${BN} floordiv ${GROUPS}) + n mod (${BN} floordiv ${GROUPS}))
+       * (${BK} floordiv (${KT} * 32))
+     + k floordiv (${KT} * 32)) * 32 + k mod 32)>
+
+func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
+                      %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
+                      %Y: memref<?x?x${AT}>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %bk = arith.constant ${BK} : index
+  %bkp = arith.constant ${BKP} : index
+  %gs = arith.constant ${GS} : index
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %P, %c0 : memref<?x?xi8>
+  %gx = arith.ceildivui %M, %bm : index
+  %gy = arith.ceildivui %N, %bn : index
+  %steps = arith.ceildivui %K, %bk : index
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKP}xi8, #tile.fragment>
+    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
+    %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %z = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %acc = tile.alloc {layout = #acctile}
+        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    %m0 = arith.muli %bx, %bm : index
+    %n0 = arith.muli %by, %bn : index
+    scf.for %t = %c0 to %steps step %c1 {
+      %k0 = arith.muli %t, %bk : index
+      %b0 = arith.muli %t, %bkp : index
+      %g0 = arith.muli %t, %gs : index
+      tile.copy %P[%n0, %b0] -> %p
+          : memref<?x?xi8> -> memref<${BN}x${BKP}xi8, #tile.fragment>
+      tile.copy %X[%m0, %k0] -> %x
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
+      tile.copy %S[%n0, %g0] -> %s
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.copy %Z[%n0, %g0] -> %z
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %cg = arith.constant ${G} : index
+        %kb = arith.divui %k, %c2i : index
+        %half = arith.remui %k, %c2i : index
+        %g = arith.divui %k, %cg : index
+        %byte = memref.load %p[%j, %kb] : memref<${BN}x${BKP}xi8, #tile.fragment>
+        %shift = arith.muli %half, %c4i : index
+        %shift8 = arith.index_cast %shift : index to i8
+        %nib = arith.shrui %byte, %shift8 : i8
+        %q = arith.trunci %nib : i8 to i4
+        %qf = arith.uitofp %q : i4 to ${AT}
+        %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
+        %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
+        %d = arith.subf %qf, %zv : ${AT}
+        %w = arith.mulf %d, %sv : ${AT}
+        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %wf = arith.extf %w : ${AT} to f32
+        %xf = arith.extf %xv : ${AT} to f32
+        %a = memref.load %acc[%i, %j, %k]
+            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        %sum = math.fma %wf, %xf, %a : f32
+        memref.store %sum, %acc[%i, %j, %k]
+            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+      }
+    }
+    tile.reduce sum %acc -> %y dim(2)
+        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+       -> memref<${BM}x${BN}xf32, #tile.fragment>
+    tile.copy %y -> %Y[%m0, %n0]
+        : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
+  }
+  return
+}
+
+func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
+                          %S: memref<?x?x${AT}>, %Y: memref<?x?x${AT}>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %bk = arith.constant ${BK} : index
+  %bkp = arith.constant ${BKP} : index
+  %gs = arith.constant ${GS} : index
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %P, %c0 : memref<?x?xi8>
+  %gx = arith.ceildivui %M, %bm : index
+  %gy = arith.ceildivui %N, %bn : index
+  %steps = arith.ceildivui %K, %bk : index
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKP}xi8, #tile.fragment>
+    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
+    %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %acc = tile.alloc {layout = #acctile}
+        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    %m0 = arith.muli %bx, %bm : index
+    %n0 = arith.muli %by, %bn : index
+    scf.for %t = %c0 to %steps step %c1 {
+      %k0 = arith.muli %t, %bk : index
+      %b0 = arith.muli %t, %bkp : index
+      %g0 = arith.muli %t, %gs : index
+      tile.copy %P[%n0, %b0] -> %p
+          : memref<?x?xi8> -> memref<${BN}x${BKP}xi8, #tile.fragment>
+      tile.copy %X[%m0, %k0] -> %x
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
+      tile.copy %S[%n0, %g0] -> %s
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %cg = arith.constant ${G} : index
+        %kb = arith.divui %k, %c2i : index
+        %half = arith.remui %k, %c2i : index
+        %g = arith.divui %k, %cg : index
+        %byte = memref.load %p[%j, %kb] : memref<${BN}x${BKP}xi8, #tile.fragment>
+        %shift = arith.muli %half, %c4i : index
+        %shift8 = arith.index_cast %shift : index to i8
+        %nib = arith.shrui %byte, %shift8 : i8
+        %q = arith.trunci %nib : i8 to i4
+        %qf = arith.uitofp %q : i4 to ${AT}
+        %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
+        %zv = arith.constant 8.0 : ${AT}
+        %d = arith.subf %qf, %zv : ${AT}
+        %w = arith.mulf %d, %sv : ${AT}
+        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %wf = arith.extf %w : ${AT} to f32
+        %xf = arith.extf %xv : ${AT} to f32
+        %a = memref.load %acc[%i, %j, %k]
+            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        %sum = math.fma %wf, %xf, %a : f32
+        memref.store %sum, %acc[%i, %j, %k]
+            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+      }
+    }
+    tile.reduce sum %acc -> %y dim(2)
+        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+       -> memref<${BM}x${BN}xf32, #tile.fragment>
+    tile.copy %y -> %Y[%m0, %n0]
+        : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
+  }
+  return
+}
