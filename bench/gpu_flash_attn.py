@@ -25,7 +25,6 @@ kernel with the faster of the two counted.
 import argparse
 import math
 import os
-import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -88,43 +87,6 @@ def reference(q, k, v, causal):
     return out
 
 
-def time_fn(fn, reps, warmup=5, inner=10):
-    """Median, min and max time of one fn() in ms. The calls are captured
-    in a CUDA graph of `inner` calls and each replay timed between events,
-    so that host launch costs (Python, ctypes, torch's dispatch) do not
-    count for short kernels; where capture fails, each eager call is timed
-    between events instead."""
-    import torch
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(warmup):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    try:
-        with torch.cuda.graph(graph):
-            for _ in range(inner):
-                fn()
-        run, per = graph.replay, inner
-    except Exception:  # capture unsupported: time eager calls
-        torch.cuda.synchronize()
-        run, per = fn, 1
-    run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / per)
-    return statistics.median(times), min(times), max(times)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernels", required=True,
@@ -149,7 +111,7 @@ def main():
     from torch.nn.attention import SDPBackend, sdpa_kernel
     os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
     import tile
-    from harness import compare, nonzero_rand
+    from harness import compare, nonzero_rand, time_graph
 
     torch.backends.cuda.matmul.allow_tf32 = False
     gen = torch.Generator(device="cuda")
@@ -263,14 +225,14 @@ def main():
                 before = {}
                 for name_b, be in backends.items():
                     try:
-                        before[name_b] = time_fn(sdpa(be), args.reps)[0]
+                        before[name_b] = time_graph(sdpa(be), args.reps)[0]
                     except RuntimeError:
                         before[name_b] = None
-                mine = time_fn(lambda: kern(q, k, v, out, scale), args.reps)
+                mine = time_graph(lambda: kern(q, k, v, out, scale), args.reps)
                 best = {}
                 for name_b, be in backends.items():
                     try:
-                        after = time_fn(sdpa(be), args.reps)[0]
+                        after = time_graph(sdpa(be), args.reps)[0]
                     except RuntimeError:
                         after = None
                     got = [x for x in (before[name_b], after) if x]

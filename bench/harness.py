@@ -65,11 +65,8 @@ def run_tile(tile_run, manifest, inputs, outputs, references, scalars=None,
             "min_ms": float(m.group(2)) if m else None}
 
 
-def time_torch(fn, reps=100, warmup=10):
-    """Median and minimum time of fn() in ms, each call between events."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
+def event_times(fn, reps):
+    """Times of `reps` calls of fn() in ms, each between CUDA events."""
     times = []
     for _ in range(reps):
         start = torch.cuda.Event(enable_timing=True)
@@ -79,7 +76,44 @@ def time_torch(fn, reps=100, warmup=10):
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
+    return times
+
+
+def time_torch(fn, reps=100, warmup=10):
+    """Median and minimum time of fn() in ms, each call between events."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = event_times(fn, reps)
     return statistics.median(times), min(times)
+
+
+def time_graph(fn, reps=100, warmup=5, inner=10):
+    """Median, min and max time of one fn() in ms. The calls are captured
+    in a CUDA graph of `inner` calls and each replay timed between events,
+    so that host launch costs (Python, ctypes, torch's dispatch) do not
+    count for short kernels; where capture fails, each eager call is timed
+    between events instead."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(warmup):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph):
+            for _ in range(inner):
+                fn()
+        run, per = graph.replay, inner
+    except Exception:  # capture unsupported: time eager calls
+        torch.cuda.synchronize()
+        run, per = fn, 1
+    run()
+    torch.cuda.synchronize()
+    times = [t / per for t in event_times(run, reps)]
+    return statistics.median(times), min(times), max(times)
 
 
 def nonzero_rand(*shape, dtype=torch.float32, device="cuda", generator=None):

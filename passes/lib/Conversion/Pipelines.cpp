@@ -197,11 +197,11 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
                         "'");
   // Serialization would only say that lld failed.
   if (format == "bin" && !isROCmToolkit(toolkit))
-    return errorHandler(
-        "tile-to-rocdl: no ld.lld to link HSACO with: " +
-        (toolkit.empty() ? std::string("no ROCm toolkit found")
-                         : "'" + toolkit + "' has no llvm/bin/ld.lld") +
-        " (install lld-22 and rebuild, or pass toolkit=DIR)");
+    return errorHandler("tile-to-rocdl: no ld.lld to link HSACO with: " +
+                        (toolkit.empty()
+                             ? std::string("no ROCm toolkit found")
+                             : "'" + toolkit + "' has no llvm/bin/ld.lld") +
+                        " (install lld-22 and rebuild, or pass toolkit=DIR)");
   registerUpstreamPasses();
 
   // Upstream's GPU-to-ROCDL lowering: amdgpu ops (mfma) to rocdl, then the
@@ -235,33 +235,36 @@ LogicalResult tile::buildTileToROCDLPipeline(
   return buildGPUToROCDLBinaryPipeline(pm, options, errorHandler);
 }
 
-void tile::registerTilePipelines() {
+/// Registers `name`, whose options are parsed into `Options` and handed
+/// to `build`.
+template <typename Options>
+static void registerPipeline(
+    StringRef name, StringRef description,
+    LogicalResult (*build)(OpPassManager &, const Options &,
+                           function_ref<LogicalResult(const Twine &)>)) {
   registerPassPipeline(
+      name, description,
+      [build](OpPassManager &pm, StringRef optionsText,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        return build(pm, options, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(Options());
+      });
+}
+
+void tile::registerTilePipelines() {
+  registerPipeline<TileToNVVMPipelineOptions>(
       "tile-to-nvvm",
       "compile tile kernels to NVVM and serialize them (PTX, cubin or "
       "fatbin)",
-      [](OpPassManager &pm, StringRef optionsText,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        TileToNVVMPipelineOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        return buildTileToNVVMPipeline(pm, options, errorHandler);
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
-        printOptions(TileToNVVMPipelineOptions());
-      });
-  registerPassPipeline(
+      buildTileToNVVMPipeline);
+  registerPipeline<TileToROCDLPipelineOptions>(
       "tile-to-rocdl",
       "compile tile kernels for AMD chips to ROCDL and serialize them "
       "(AMDGPU assembly or HSACO)",
-      [](OpPassManager &pm, StringRef optionsText,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        TileToROCDLPipelineOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        return buildTileToROCDLPipeline(pm, options, errorHandler);
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
-        printOptions(TileToROCDLPipelineOptions());
-      });
+      buildTileToROCDLPipeline);
 }

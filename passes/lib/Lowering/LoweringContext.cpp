@@ -47,6 +47,54 @@ Value lowering::cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The position of element `e` of a vector of `shape`, row-major.
+static SmallVector<int64_t> vectorPosition(ArrayRef<int64_t> shape, int64_t e) {
+  SmallVector<int64_t> position(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    position[d] = e % shape[d];
+    e /= shape[d];
+  }
+  return position;
+}
+
+SmallVector<Value> lowering::loadAccumulators(OpBuilder &b, Location loc,
+                                              Value regs,
+                                              ArrayRef<int64_t> regOf,
+                                              VectorType accType, bool clear) {
+  int64_t perAtom = accType.getNumElements();
+  SmallVector<Value> acc;
+  for (int64_t i = 0, atoms = regOf.size() / perAtom; i < atoms; ++i) {
+    if (clear) {
+      acc.push_back(arith::ConstantOp::create(
+          b, loc, accType,
+          DenseElementsAttr::get(accType,
+                                 b.getZeroAttr(accType.getElementType()))));
+      continue;
+    }
+    SmallVector<Value> elems;
+    for (int64_t e = 0; e < perAtom; ++e)
+      elems.push_back(memref::LoadOp::create(
+          b, loc, regs, ValueRange{cst(b, loc, regOf[i * perAtom + e])}));
+    acc.push_back(vector::FromElementsOp::create(b, loc, accType, elems));
+  }
+  return acc;
+}
+
+void lowering::storeAccumulators(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> acc, Value regs,
+                                 ArrayRef<int64_t> regOf) {
+  for (auto [i, value] : llvm::enumerate(acc)) {
+    auto type = cast<VectorType>(value.getType());
+    int64_t perAtom = type.getNumElements();
+    for (int64_t e = 0; e < perAtom; ++e) {
+      Value element = vector::ExtractOp::create(
+          b, loc, value, vectorPosition(type.getShape(), e));
+      memref::StoreOp::create(b, loc, element, regs,
+                              ValueRange{cst(b, loc, regOf[i * perAtom + e])});
+    }
+  }
+}
+
 /// Emits `expr` over `dims` (non-negative indices) with unsigned division.
 static Value expandExpr(OpBuilder &b, Location loc, AffineExpr expr,
                         ValueRange dims) {

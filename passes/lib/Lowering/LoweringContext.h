@@ -37,6 +37,16 @@ SmallVector<Value> materialize(OpBuilder &b, Location loc, const Layout &layout,
 Value convert(OpBuilder &b, Location loc, Value v, Type to);
 /// The zero of scalar `type`.
 Value zeroOf(OpBuilder &b, Location loc, Type type);
+/// The accumulators of a tensor-core gemm, one vector of `accType` per atom:
+/// zeros when `clear`, else element e of atom i read from the fragment's
+/// register array `regs` at register `regOf[i * n + e]`, n the vector's
+/// element count (row-major over its shape).
+SmallVector<Value> loadAccumulators(OpBuilder &b, Location loc, Value regs,
+                                    ArrayRef<int64_t> regOf, VectorType accType,
+                                    bool clear);
+/// Writes the accumulators `acc` back where loadAccumulators read them.
+void storeAccumulators(OpBuilder &b, Location loc, ArrayRef<Value> acc,
+                       Value regs, ArrayRef<int64_t> regOf);
 /// Size in bytes of one element of `t` (at least 1).
 int64_t elementBytes(Type t);
 /// A pointer into shared memory (`!llvm.ptr<3>`): `buffer`'s base plus

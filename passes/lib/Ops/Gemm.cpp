@@ -406,21 +406,8 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
   };
 
   // Accumulators.
-  auto accType = VectorType::get({2, 2}, cElt);
-  SmallVector<Value> acc(mAtoms * nAtoms);
-  for (int64_t i = 0; i < mAtoms * nAtoms; ++i) {
-    if (op.getClearAccum()) {
-      acc[i] = arith::ConstantOp::create(
-          b, loc, accType,
-          DenseElementsAttr::get(accType, b.getZeroAttr(cElt)));
-      continue;
-    }
-    SmallVector<Value> elems;
-    for (int64_t r = 0; r < 4; ++r)
-      elems.push_back(memref::LoadOp::create(
-          b, loc, cRegs, ValueRange{cst(b, loc, cRegOf[i * 4 + r])}));
-    acc[i] = vector::FromElementsOp::create(b, loc, accType, elems);
-  }
+  SmallVector<Value> acc = loadAccumulators(
+      b, loc, cRegs, cRegOf, VectorType::get({2, 2}, cElt), op.getClearAccum());
 
   for (int64_t ks = 0; ks < kSteps; ++ks) {
     Value k0 = cst(b, loc, ks * mma->k);
@@ -464,13 +451,7 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
       }
   }
 
-  for (int64_t i = 0; i < mAtoms * nAtoms; ++i)
-    for (int64_t r = 0; r < 4; ++r) {
-      Value e = vector::ExtractOp::create(b, loc, acc[i],
-                                          ArrayRef<int64_t>{r / 2, r % 2});
-      memref::StoreOp::create(b, loc, e, cRegs,
-                              ValueRange{cst(b, loc, cRegOf[i * 4 + r])});
-    }
+  storeAccumulators(b, loc, acc, cRegs, cRegOf);
   op.erase();
   return success();
 }

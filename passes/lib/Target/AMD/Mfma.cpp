@@ -261,21 +261,8 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   };
 
   auto accType = VectorType::get({plan->accPerLane}, cElt);
-  SmallVector<Value> acc(atomsM * atomsN);
-  for (int64_t i = 0; i < atomsM * atomsN; ++i) {
-    if (op.getClearAccum()) {
-      acc[i] = arith::ConstantOp::create(
-          b, loc, accType,
-          DenseElementsAttr::get(accType, b.getZeroAttr(cElt)));
-      continue;
-    }
-    SmallVector<Value> elems;
-    for (int64_t e = 0; e < plan->accPerLane; ++e)
-      elems.push_back(memref::LoadOp::create(
-          b, loc, cRegs,
-          ValueRange{cst(b, loc, cRegOf[i * plan->accPerLane + e])}));
-    acc[i] = vector::FromElementsOp::create(b, loc, accType, elems);
-  }
+  SmallVector<Value> acc =
+      loadAccumulators(b, loc, cRegs, cRegOf, accType, op.getClearAccum());
 
   for (int64_t step = 0; step < steps; ++step) {
     SmallVector<Value> aRuns, bRuns;
@@ -300,13 +287,7 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
         }
   }
 
-  for (int64_t i = 0; i < atomsM * atomsN; ++i)
-    for (int64_t e = 0; e < plan->accPerLane; ++e) {
-      Value v = vector::ExtractOp::create(b, loc, acc[i], ArrayRef<int64_t>{e});
-      memref::StoreOp::create(
-          b, loc, v, cRegs,
-          ValueRange{cst(b, loc, cRegOf[i * plan->accPerLane + e])});
-    }
+  storeAccumulators(b, loc, acc, cRegs, cRegOf);
   op.erase();
   return success();
 }
