@@ -214,7 +214,9 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
       "lower-affine,convert-arith-to-llvm{{{4}},convert-index-to-llvm{{{4}},"
       "canonicalize,cse,"
       "gpu.module(convert-amdgpu-to-rocdl{{chipset={0}},"
-      "convert-gpu-to-rocdl{{chipset={0} runtime=HIP {4}},canonicalize,cse,"
+      "tile-convert-math-to-ocml{{chipset={0} "
+      "{4}},convert-gpu-to-rocdl{{chipset={0} runtime=HIP "
+      "{4}},canonicalize,cse,"
       "reconcile-unrealized-casts,strip-debuginfo),"
       "gpu-to-llvm,gpu-module-to-binary{{format={2}{3}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",

@@ -249,4 +249,37 @@ def TileConvertNVGPUToNVVM
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileConvertMathToOCML
+    : Pass<"tile-convert-math-to-ocml", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "lower math operations of an AMD GPU module to ocml calls";
+  let description = [{
+    Runs upstream's math-to-ROCDL patterns on an outlined kernel module:
+    math operations the AMDGPU backend has no instruction for (`math.tanh`,
+    `math.erf`, `math.sin`, ...) become calls of the device library's ocml
+    functions, which `gpu-module-to-binary` links from the toolkit's
+    `amdgcn/bitcode`. Upstream's `convert-math-to-rocdl` runs on a
+    `builtin.module` only (it would also rewrite host code), and inside
+    `convert-gpu-to-rocdl` the generic math-to-LLVM patterns may take an
+    operation first and leave an LLVM intrinsic such as `llvm.tanh` that the
+    backend cannot select ("no libcall available for ftanh"); running these
+    patterns first settles it.
+
+    ```mlir
+    %t = math.tanh %x : f32
+    ```
+    becomes
+    ```mlir
+    %t = llvm.call @__ocml_tanh_f32(%x) : (f32) -> f32
+    ```
+  }];
+  let options = [
+    Option<"chipset", "chipset", "std::string", /*default=*/"\"gfx942\"",
+           "the AMD chip, for the patterns that depend on it">,
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "bit width of index values (32 or 64)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD
