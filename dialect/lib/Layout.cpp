@@ -677,7 +677,10 @@ int64_t Fragment::getNumRegisters() const {
       return *regs;
   int64_t regs = 0;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
-    regs = std::max(regs, getRegister(coords) + 1);
+    // Saturates rather than overflows at the largest index.
+    int64_t reg = getRegister(coords);
+    regs = std::max(regs,
+                    reg == std::numeric_limits<int64_t>::max() ? reg : reg + 1);
   });
   return regs;
 }
@@ -942,8 +945,10 @@ static bool isInjectiveFragment(const Fragment &fragment, int64_t &numRegs) {
   numRegs = 0;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
     int64_t reg = fragment.getRegister(coords);
-    ok &= reg >= 0;
-    numRegs = std::max(numRegs, reg + 1);
+    // The largest index has no register count (reg + 1 would overflow).
+    ok &= reg >= 0 && reg < std::numeric_limits<int64_t>::max();
+    if (ok)
+      numRegs = std::max(numRegs, reg + 1);
   });
   if (!ok)
     return false;

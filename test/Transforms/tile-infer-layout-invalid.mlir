@@ -148,6 +148,19 @@ func.func @fragment_annotation_not_injective() {
 
 // -----
 
+// A register index of 2^63 - 1 leaves no register count (found by tile-fuzz:
+// it crashed the injectivity check).
+func.func @fragment_annotation_register_overflow() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    // expected-error @below {{'tile.alloc' op expected a layout annotation over 'memref<8x8xf32, #tile.fragment>' that holds every element in a distinct register, got #tile.fragment<threads = 64, map = (d0, d1) -> (d0, 9223372036854775807)>}}
+    %F = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0, 9223372036854775807)>} : memref<8x8xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
 func.func @loop_annotation_not_injective() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
