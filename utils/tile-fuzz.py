@@ -8,8 +8,10 @@ examples and the library GEMM kernels (instantiated with their
 duplicated and moved lines, extreme literals, renamed operations) and runs
 every mutant through the compiler: `tile-opt FILE` (parse and verify), then,
 when that passes, `tile-compile FILE --chip CHIP` for each chip (the whole
-pipeline to PTX, and ptxas when it is found) and `tile-opt
---tile-to-nvvm{chip=...}` for one chip per mutant.
+pipeline to PTX, and ptxas when it is found; for AMD chips such as gfx942,
+to HSACO, where a written code object is a success) and `tile-opt
+--tile-to-nvvm{chip=...}` (`--tile-to-rocdl` for AMD chips) for one chip
+per mutant.
 
 Every outcome is classified. Good: an error located at `FILE:LINE:COL` of
 the mutant that the parser, a tile verifier or a tile pass reports, or a
@@ -555,9 +557,12 @@ class Runner:
                 self.args.tile_compile, p, "-o", d, "--chip", c]))
         if self.args.opt_pipeline:
             chip = self.args.chips[index % len(self.args.chips)]
+            # AMD chips go through tile-to-rocdl (AMDGPU assembly), NVIDIA
+            # ones through tile-to-nvvm (PTX).
             out.append(("opt-" + chip, lambda p, d, c=chip: [
                 self.args.tile_opt, p,
-                "--tile-to-nvvm=chip=%s format=isa" % c,
+                "--tile-to-%s=chip=%s format=isa" %
+                ("rocdl" if c.startswith("gfx") else "nvvm", c),
                 "-o", os.devnull]))
         return out
 
@@ -656,7 +661,7 @@ def main():
     ap.add_argument("--no-opt-pipeline", dest="opt_pipeline",
                     action="store_false",
                     help="run only tile-compile after the verify run, not "
-                         "also tile-opt --tile-to-nvvm")
+                         "also tile-opt --tile-to-nvvm (--tile-to-rocdl)")
     ap.add_argument("--timeout", type=float, default=60,
                     help="seconds one tool run may take")
     ap.add_argument("-o", "--out", default=None,
