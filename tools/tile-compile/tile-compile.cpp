@@ -1534,6 +1534,8 @@ int main(int argc, char **argv) {
       primaryError = true;
     return failure(); // printed by the handler above
   });
+  if (tile::reportParserTraps(sourceMgr))
+    return 1;
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)

@@ -9,6 +9,10 @@
 #ifndef TILE_INITTILE_H
 #define TILE_INITTILE_H
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 namespace mlir {
 class DialectRegistry;
 namespace tile {
@@ -30,6 +34,13 @@ void registerTileOpModels(DialectRegistry &registry);
 
 /// Registers every tile pass and pipeline with the global pass registry.
 void registerAllTilePasses();
+
+/// Reports, through `mgr`, text in its main buffer that the upstream parser
+/// of this LLVM release crashes on instead of rejecting: a dense array of
+/// `index` elements (`array<index: 4>`), whose element width it asks of a
+/// type that has none. Returns true if it reported any. The tools run it
+/// before parsing so that such input ends in a located error.
+bool reportParserTraps(const llvm::SourceMgr &mgr);
 
 } // namespace tile
 } // namespace mlir

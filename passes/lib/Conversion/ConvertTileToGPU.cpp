@@ -248,6 +248,18 @@ struct ConvertTileToGPUPass
     module.walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     IRRewriter rewriter(&getContext());
     bool ok = true;
+    // GPU kernel outlining takes the launches of the top-level module's
+    // functions only; one left in a nested module would reach the host's
+    // LLVM lowering with its shared memory and fail there, unlocated.
+    for (KernelOp kernel : kernels) {
+      if (kernel->getParentOfType<ModuleOp>() == module)
+        continue;
+      kernel.emitOpError("in a nested module; kernels are outlined from "
+                         "the functions of the top-level module only");
+      ok = false;
+    }
+    if (!ok)
+      return signalPassFailure();
     for (KernelOp kernel : kernels)
       ok &= succeeded(convertKernelToLaunch(rewriter, kernel, sharedAlignment));
     if (!ok)

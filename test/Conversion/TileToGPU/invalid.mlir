@@ -45,3 +45,17 @@ gpu.module @m {
     return
   }
 }
+
+// -----
+
+// GPU kernel outlining visits the top-level module's functions only (the
+// declaration keeps the parser from taking the module as the top level).
+func.func private @top_level()
+module {
+  func.func @nested_module(%n: index) {
+    // expected-error @below {{'tile.kernel' op in a nested module; kernels are outlined from the functions of the top-level module only}}
+    tile.kernel blocks(%bx) in (%n) threads(128) {
+    }
+    return
+  }
+}
