@@ -39,6 +39,22 @@ LogicalResult mlir::tile::attachTarget(Operation *op, StringRef chip) {
                            << " (its tile.target), cannot attach "
                            << target->getChip();
   }
+  // One module becomes one vendor's binary: a function or kernel marked
+  // for the other vendor's chips would be lowered to instructions the
+  // module's serialization cannot translate.
+  WalkResult mixed = op->walk([&](Operation *inner) {
+    TargetAttr own = inner == op ? TargetAttr() : helper.getAttr(inner);
+    if (!own || own.getVendor() == target->getVendor())
+      return WalkResult::advance();
+    inner->emitOpError() << "has tile.target " << own.getChip() << ", an "
+                         << (own.isAMD() ? "AMD" : "NVIDIA")
+                         << " chip, in a module compiled for "
+                         << target->getChip() << "; a module is compiled for "
+                         << "one vendor's chips";
+    return WalkResult::interrupt();
+  });
+  if (mixed.wasInterrupted())
+    return failure();
   helper.setAttr(op, *target);
   return success();
 }
