@@ -651,10 +651,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == TensorMapArgsAttrHelper::getNameStr())
     return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");
-  if (name == LoweredAttrHelper::getNameStr())
+  if (name == LoweredAttrHelper::getNameStr() ||
+      name == TurnAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitError() << "unknown tile attribute '" << name
                          << "' (known: tile.target, tile.loop, tile.async, "
                             "tile.consumers, tile.producer_threads, "
-                            "tile.tensor_map_args, tile.lowered)";
+                            "tile.tensor_map_args, tile.lowered, tile.turn)";
 }

@@ -103,6 +103,13 @@ static cl::opt<bool> noFallback(
              "kernel without them that the runtime launches where TMA "
              "cannot address the arguments (rows not 16-byte aligned)"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> noPingpong(
+    "no-pingpong",
+    cl::desc("on sm_90a, let the consumer warpgroups of a warp-specialized "
+             "loop with several gemms issue them as they come instead of "
+             "taking turns on the tensor cores"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<bool> noTmaStore(
     "no-tma-store",
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
@@ -1048,6 +1055,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.indexBitwidth = indexBitwidth;
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
+  options.pingpong = !noPingpong;
   options.fastMath = fastMath;
   options.format = "isa";
   options.toolkit = toolkitPath;
@@ -1401,6 +1409,7 @@ static int runDispatch(StringRef self, StringRef buffer,
     flag(noWarpSpecialize, "--no-warp-specialize");
     flag(noFallback, "--no-fallback");
     flag(noTmaStore, "--no-tma-store");
+    flag(noPingpong, "--no-pingpong");
     flag(fastMath, "--fast-math");
     for (const std::string &define : config)
       args.push_back("-D" + define);

@@ -68,6 +68,12 @@ struct TileToNVVMPipelineOptions
                      "tensors through shared memory with TMA (false: masked "
                      "stores from registers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> pingpong{
+      *this, "pingpong",
+      llvm::cl::desc("in warp-specialized kernels with two consumer "
+                     "warpgroups and several gemms per pipelined iteration, "
+                     "let the warpgroups take turns on the tensor cores"),
+      llvm::cl::init(true)};
 };
 
 /// Options of the `tile-to-rocdl` pipeline (AMD CDNA chips).

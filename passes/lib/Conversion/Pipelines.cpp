@@ -44,6 +44,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   TileLowerOptions lower;
   lower.warpSpecialize = options.warpSpecialize;
   lower.tmaStore = options.tmaStore;
+  lower.pingpong = options.pingpong;
   addTilePasses(pm, options.chip, options.checkResources, lower);
 }
 

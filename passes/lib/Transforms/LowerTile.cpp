@@ -133,6 +133,7 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
       barrier.erase();
     });
   });
+  finishTensorCoreTurns(kernel);
   kernel->setAttr(kLoweredAttr, UnitAttr::get(kernel->getContext()));
   return success();
 }
@@ -156,6 +157,7 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
       options.target = succeeded(target) ? *target : TargetAttr();
       options.warpSpecialize = warpSpecialize;
       options.tmaStore = tmaStore;
+      options.pingpong = pingpong;
       ok &= succeeded(target) && succeeded(lowerKernel(kernel, options));
     }
     if (!ok)

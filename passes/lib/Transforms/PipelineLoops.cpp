@@ -242,6 +242,79 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
   });
 }
 
+/// Makes the two consumer warpgroups of `loop` (the consumers' loop of a
+/// warp-specialized kernel, `threads` = 256 consumer threads with ids
+/// `tid`, `trips` iterations) take turns on the tensor cores when its body
+/// has two or more gemms: a warpgroup runs the last gemm of an iteration
+/// and the first of the next (P·V of block j and Q·Kᵀ of block j + 1 in
+/// attention) while the other runs the code between them (the softmax).
+/// Named barrier 2 + w is warpgroup w's turn: it waits for it before the
+/// last gemm (and before the first, in the first iteration) and gives the
+/// other its turn after the first gemm. Warpgroup 1 gives warpgroup 0 the
+/// first turn before the loop and warpgroup 0 gives back the last after
+/// it, so every wait has its arrival. The operations carry kTurnAttr so
+/// that releaseUnsafeTurns() can take them out again.
+static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
+                                   int64_t threads) {
+  SmallVector<Operation *> gemms;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (isa<GemmOp>(op))
+      gemms.push_back(&op);
+  if (threads != 256 || gemms.size() < 2)
+    return;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  UnitAttr mark = b.getUnitAttr();
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value group = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::DivUIOp::create(b, loc, tid,
+                             arith::ConstantIndexOp::create(b, loc, 128)));
+  Value mine = arith::AddIOp::create(b, loc, i32(2), group);
+  Value other = arith::SubIOp::create(b, loc, i32(3), group);
+  Value count = i32(threads);
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips,
+                                     arith::ConstantIndexOp::create(b, loc, 0));
+  // Arrivals outside the loop are not waits, so no barrier of the
+  // consumers before or after the loop can deadlock on them.
+  auto giveTurnIf = [&](int64_t w, int64_t barrierId) {
+    Value is = arith::AndIOp::create(
+        b, loc, runs,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group, i32(w)));
+    auto ifOp = scf::IfOp::create(b, loc, is, /*withElse=*/false);
+    ifOp->setAttr(kTurnAttr, mark);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(b, loc, i32(barrierId), count);
+  };
+  auto waitTurn = [&]() {
+    NVVM::BarrierOp::create(b, loc, Type(), mine, count,
+                            NVVM::BarrierReductionAttr(), Value())
+        ->setAttr(kTurnAttr, mark);
+  };
+  giveTurnIf(1, 2);
+  b.setInsertionPoint(gemms.front());
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            loop.getInductionVar(), loop.getLowerBound());
+  auto firstIf = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  firstIf->setAttr(kTurnAttr, mark);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(firstIf.thenBlock()->getTerminator());
+    waitTurn();
+  }
+  b.setInsertionPointAfter(gemms.front());
+  NVVM::BarrierArriveOp::create(b, loc, other, count)->setAttr(kTurnAttr, mark);
+  b.setInsertionPoint(gemms.back());
+  waitTurn();
+  b.setInsertionPointAfter(loop);
+  giveTurnIf(0, 3);
+  loop->setAttr(kTurnAttr, mark);
+}
+
 /// Rewrites `kernel` around its pipelined `loop` into a producer
 /// warpgroup, added after the kernel's threads, that issues the TMA
 /// `loads` of every iteration into `slots` slots (the multi-buffered
@@ -251,13 +324,14 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
 /// the loads' bytes) and an "empty" one (every consumer thread arrives when
 /// done with it); phases alternate every `slots` iterations. `trips` is
 /// the loop's trip count and `emit` clones operations for an iteration and
-/// slot, both in the consumer code.
+/// slot, both in the consumer code. With `pingpong`, two consumer
+/// warpgroups take turns on the tensor cores (takeTurnsOnTensorCores()).
 /// One function: the producer branch, the consumer branch and the mbarrier
 /// phases share the slots, the barriers and the cloned index computations.
 static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, ArrayRef<TmaLoad> loads,
     ArrayRef<Operation *> consumers, int64_t slots,
-    const llvm::MapVector<Value, Value> &slotted, Value trips,
+    const llvm::MapVector<Value, Value> &slotted, Value trips, bool pingpong,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
@@ -375,6 +449,8 @@ static void warpSpecialize(
     Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
     NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
                                    Value());
+    if (pingpong)
+      takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
   }
 
   // Producer: one thread of the added warpgroup issues every load.
@@ -674,7 +750,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       emit(ops, iter, slot);
     };
     warpSpecialize(kernel, loop, tmaLoads, consumers, slots, slotted, trips,
-                   emitAt);
+                   options.pingpong, emitAt);
     loop.erase();
     for (auto [old, big] : slotted)
       old.getDefiningOp()->erase();
@@ -762,4 +838,80 @@ LogicalResult mlir::tile::pipelineLoops(KernelOp kernel,
     if (failed(pipelineLoop(loop, *options)))
       return failure();
   return success();
+}
+
+/// True if `op` is, or holds, a barrier of the whole block or of all the
+/// consumers (the named barriers of the turns themselves excepted).
+static bool holdsBlockBarrier(Operation *op) {
+  WalkResult found = op->walk([](Operation *inner) {
+    if (isa<gpu::BarrierOp>(inner) ||
+        (isa<NVVM::BarrierOp>(inner) && !inner->hasAttr(kTurnAttr)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+void mlir::tile::finishTensorCoreTurns(KernelOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kTurnAttr))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    // The turn is held from the last wait of the body to the body's end and
+    // from its start to the arrival after the first gemm.
+    Block *body = loop.getBody();
+    Operation *arrive = nullptr, *wait = nullptr;
+    for (Operation &op : body->without_terminator()) {
+      if (!op.hasAttr(kTurnAttr))
+        continue;
+      if (isa<NVVM::BarrierArriveOp>(op) && !arrive)
+        arrive = &op;
+      if (isa<NVVM::BarrierOp>(op))
+        wait = &op;
+    }
+    bool safe = arrive && wait;
+    for (Operation &op : body->without_terminator()) {
+      if (!safe || &op == arrive)
+        break;
+      safe = !holdsBlockBarrier(&op);
+    }
+    for (Operation *op = wait; safe && op && op != body->getTerminator();
+         op = op->getNextNode())
+      safe = !holdsBlockBarrier(op);
+    // The loop's own marks, and the turn given before and after it.
+    SmallVector<Operation *> marked;
+    for (Operation &op : *body)
+      if (op.hasAttr(kTurnAttr))
+        marked.push_back(&op);
+    for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+      if (op->hasAttr(kTurnAttr)) {
+        marked.push_back(op);
+        break;
+      }
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+      if (op->hasAttr(kTurnAttr)) {
+        marked.push_back(op);
+        break;
+      }
+    loop->removeAttr(kTurnAttr);
+    for (Operation *op : marked) {
+      op->removeAttr(kTurnAttr);
+      if (safe)
+        continue;
+      // An scf.if of a turn keeps its condition, now unused, for
+      // canonicalization to remove.
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (Operation &inner : llvm::make_early_inc_range(
+                 llvm::reverse(ifOp.thenBlock()->without_terminator())))
+          inner.erase();
+      } else {
+        op->erase();
+      }
+    }
+    if (safe)
+      for (Operation &op : *body)
+        op.walk([](Operation *inner) { inner->removeAttr(kTurnAttr); });
+  }
 }

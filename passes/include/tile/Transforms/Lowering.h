@@ -32,6 +32,12 @@ struct LoweringOptions {
   /// global tensors through swizzled shared memory with TMA instead of
   /// from registers.
   bool tmaStore = true;
+  /// In warp-specialized kernels with two consumer warpgroups and a loop
+  /// body of two or more gemms, the warpgroups take turns on the tensor
+  /// cores: one runs the gemms from the last of an iteration to the first
+  /// of the next while the other runs what lies between (see
+  /// pipelineLoop()).
+  bool pingpong = true;
 };
 
 /// Whether tile-lower may warp-specialize pipelined loops for `target` (TMA
@@ -68,6 +74,18 @@ inline constexpr llvm::StringLiteral kLoweredAttr =
 /// kernel; its barriers must leave the producer out.
 inline constexpr llvm::StringLiteral kConsumerAttr =
     TileDialect::ConsumersAttrHelper::getNameStr();
+/// Marks the operations by which two consumer warpgroups take turns on the
+/// tensor cores (a unit attribute), and their loop.
+inline constexpr llvm::StringLiteral kTurnAttr =
+    TileDialect::TurnAttrHelper::getNameStr();
+
+/// Keeps the turns of the consumer loops of `kernel` (see
+/// LoweringOptions::pingpong) where they are safe: a barrier of all the
+/// consumers while a warpgroup holds its turn (after the loop body's last
+/// gemm or before its first) would wait for the other warpgroup, which
+/// waits for the turn; such loops lose their turns. Run on the lowered
+/// kernel, when every barrier exists; drops the kTurnAttr marks.
+void finishTensorCoreTurns(KernelOp kernel);
 
 /// Inserts `gpu.barrier` in `kernel` wherever shared memory written by the
 /// threads is later read or overwritten by other threads (tile operators

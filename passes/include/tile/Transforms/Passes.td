@@ -276,7 +276,12 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "in warp-specialized kernels, store fragments to global tensors "
            "through swizzled shared memory with TMA (false: masked stores "
-           "from registers)">
+           "from registers)">,
+    Option<"pingpong", "pingpong", "bool", /*default=*/"true",
+           "in warp-specialized kernels with two consumer warpgroups and "
+           "two or more gemms per pipelined iteration, let the warpgroups "
+           "take turns on the tensor cores with named barriers (false: "
+           "both issue as they come)">
   ];
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::arith::ArithDialect",

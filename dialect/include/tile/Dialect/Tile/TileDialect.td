@@ -49,7 +49,10 @@ def Tile_Dialect : Dialect {
   // - `producer_threads`: on tile.kernel, the producer warpgroup's threads,
   //   added after the kernel's own;
   // - `tensor_map_args`: on a kernel function, the arguments that are TMA
-  //   tensor maps, passed as grid constants.
+  //   tensor maps, passed as grid constants;
+  // - `turn`: the named-barrier operations (and their consumer loop) by
+  //   which two consumer warpgroups take turns on the tensor cores, until
+  //   tile-lower has checked that no block-wide barrier can deadlock them.
   let discardableAttrs = (ins
     "::mlir::tile::TargetAttr":$target,
     "::mlir::tile::FragmentAttr":$loop,
@@ -57,7 +60,8 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$consumers,
     "::mlir::IntegerAttr":$producer_threads,
     "::mlir::DenseI64ArrayAttr":$tensor_map_args,
-    "::mlir::UnitAttr":$lowered
+    "::mlir::UnitAttr":$lowered,
+    "::mlir::UnitAttr":$turn
   );
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
