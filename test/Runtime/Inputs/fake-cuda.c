@@ -9,7 +9,7 @@
 //
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
-// stand-in encoding is the address followed by the row pitch) and gemm_f16
+// stand-in encoding is the address followed by the row pitch), gemm_f16
 // (C = A B over three f16 descriptors, f32 accumulation) and nop (does
 // nothing, so that benchmarks time the host side of a launch alone); PTX
 // images must contain ".entry". The environment variable
