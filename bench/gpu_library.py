@@ -22,11 +22,12 @@ the source tree) on torch tensors, on torch's current stream.
       the runtime picks, correctness, and the ratio to cuBLAS (timed before
       and after, the faster counted), with the geometric mean and the
       minimum per artifact.
-  (c) Launch overhead: the host time of one launch through Python
-      (kernel(A, B, C), back to back), through the C runtime alone
-      (tileRtKernelLaunchOnStream by ctypes on arguments bound once), and
-      through tile-run's prepared launch (its `host:` line), on a shape
-      whose kernel is shorter than a launch.
+  (c) Launch overhead, as bench/launch_overhead.py measures it: the host
+      time of one launch through Python (kernel(A, B, C), back to back, on
+      the same tensors and with the output alternating), through the C
+      runtime alone (tileRtKernelLaunchOnStream by ctypes on arguments
+      bound once), and through tile-run's prepared launch (its `host:`
+      line), on a shape whose kernel is shorter than a launch.
 
 Correctness: fresh random inputs with no zeros per shape (floats in [-1, 1)),
 the output poisoned (NaN) before the checked launch, and compared with
@@ -45,10 +46,7 @@ import argparse
 import ctypes
 import math
 import os
-import re
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -70,7 +68,6 @@ TYPES = ("f16", "bf16")
 # The goals the measurements are held against (printed, not assumed).
 DEFAULT_GOAL = 1.0
 DISPATCH_GOAL, DISPATCH_FLOOR = 0.9, 0.5
-OVERHEAD_GOAL_US = 10.0
 
 
 def prefill_nk():
@@ -332,60 +329,25 @@ def run(args):
                 summary))
             print()
 
-    # (c) launch overhead.
+    # (c) launch overhead: bench/launch_overhead.py's measurement.
     if args.part in ("all", "c"):
+        import launch_overhead
         path = os.path.join(args.kernels, "dispatch", "nn-f16",
                             "gemm_nn_kernel.manifest")
         kernel = tile.load(path)
-        m, n, k = 16, 256, 256
+        m, n, k = launch_overhead.M, launch_overhead.N, launch_overhead.K
         a = nonzero_rand(m, k, dtype=torch.float16, generator=gen)
         b = nonzero_rand(k, n, dtype=torch.float16, generator=gen)
         out = torch.empty(m, n, dtype=torch.float16, device="cuda")
-        reps = args.launches
-
-        def host_us(fn):
-            for _ in range(100):
-                fn()
-            torch.cuda.synchronize()
-            samples = []
-            for _ in range(5):
-                t0 = time.perf_counter()
-                for _ in range(reps):
-                    fn()
-                t1 = time.perf_counter()
-                torch.cuda.synchronize()
-                samples.append((t1 - t0) / reps * 1e6)
-            return sorted(samples)[len(samples) // 2]
-
-        python_us = host_us(lambda: kernel(a, b, out))
-        # The C runtime's own full launch, with the arguments bound once.
-        stream = torch.cuda.current_stream().cuda_stream
-        kernel._bind((a, b, out), {})
-        lib, values, handle = kernel._lib, kernel._values, kernel._handle
-        c_us = host_us(lambda: lib.tileRtKernelLaunchOnStream(
-            handle, values, stream))
-        proc = subprocess.run(
-            [args.tile_run, path, "--arg", f"arg0={m}x{k}:f16",
-             "--arg", f"arg1={k}x{n}:f16", "--arg", f"arg2={m}x{n}:f16",
-             "--time", "--reps", str(reps)], capture_output=True, text=True)
-        found = re.search(r"host: ([0-9.]+) us per launch", proc.stdout)
-        run_us = float(found.group(1)) if found else None
-        if proc.returncode != 0 or run_us is None:
+        out2 = torch.empty(m, n, dtype=torch.float16, device="cuda")
+        rows, times, ok = launch_overhead.measure(
+            kernel, a, b, out, out2, torch.cuda.current_stream().cuda_stream,
+            torch.cuda.synchronize, args.launches, args.tile_run)
+        if not ok:
             failed += 1
-            print(proc.stdout + proc.stderr, file=sys.stderr)
-        rows = [["tile.Kernel(A, B, C) from Python", f"{python_us:.2f}"],
-                ["tileRtKernelLaunchOnStream by ctypes (bound once)",
-                 f"{c_us:.2f}"],
-                ["tile-run, prepared launch (tileRtKernelLaunchPrepared)",
-                 f"{run_us:.2f}" if run_us is not None else "-"]]
-        print(f"### (c) Host time of one launch ({m}x{n}x{k} f16, "
-              f"{reps} back to back, median of 5)\n")
-        print(markdown_table(["path", "us per launch"], rows))
-        if run_us is not None:
-            extra = python_us - run_us
-            print(f"\nPython costs {extra:.2f} us over tile-run's launch "
-                  f"({'meets' if extra < OVERHEAD_GOAL_US else 'misses'} "
-                  f"the {OVERHEAD_GOAL_US:g} us goal)\n")
+        launch_overhead.report(rows, times, args.launches, device,
+                               launch_overhead.GPU_GOAL_US,
+                               title="(c) Host time of one launch")
     return 1 if failed else 0
 
 

@@ -28,6 +28,8 @@ FAKE.fakeCudaLastLaunch.restype = ctypes.c_char_p
 FAKE.fakeCudaLastLaunch.argtypes = [
     ctypes.c_uint * 3, ctypes.c_uint * 3, ctypes.POINTER(ctypes.c_void_p),
     ctypes.POINTER(ctypes.c_long)]
+FAKE.fakeCudaTensorMapEncodes.restype = ctypes.c_long
+FAKE.fakeCudaTensorMapEncodes.argtypes = []
 
 
 def last_launch():
@@ -278,6 +280,216 @@ class LaunchTest(Fixture):
                                     r"argument 'arg0' is a DLPack tensor on "
                                     r"device type 1, expected CUDA"):
             kernel(DLPackTensor(a, device_type=1), b, c)
+
+
+class ReuseTest(Fixture):
+    """The runtime reuses a launch's variant, packing and tensor maps when
+    the next launch's arguments are the same; whatever changes must take
+    effect, and every check must still run."""
+
+    def test_changed_arguments_take_effect(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        # M = 100: the variant with a tensor map.
+        a, b, c = self.gemm_args(100, 4, 64)
+        kernel(a, b, c)
+        self.assert_close(c, reference(a, b, 100, 4, 64))
+        encoded = FAKE.fakeCudaTensorMapEncodes()
+        c.poison()
+        kernel(a, b, c)
+        self.assertEqual(FAKE.fakeCudaTensorMapEncodes(), encoded,
+                         "same arguments, but the map was encoded again")
+        self.assert_close(c, reference(a, b, 100, 4, 64))
+        # A new output: the old one keeps its poison.
+        c2 = FakeTensor((100, 4))
+        c2.poison()
+        c.poison()
+        kernel(a, b, c2)
+        self.assert_close(c2, reference(a, b, 100, 4, 64))
+        self.assertEqual(bytes(c.buf), b"\xff" * len(c.buf))
+        # The same object pointing at other memory: a fresh map for A.
+        a2 = FakeTensor((100, 64))
+        a2.set_f16(random_f16(100 * 64, self.rng))
+        a.__cuda_array_interface__ = a2.__cuda_array_interface__
+        encoded = FAKE.fakeCudaTensorMapEncodes()
+        kernel(a, b, c2)
+        self.assertEqual(FAKE.fakeCudaTensorMapEncodes(), encoded + 1)
+        self.assert_close(c2, reference(a2, b, 100, 4, 64))
+        # New sizes pick the variant again.
+        a3, b3, c3 = self.gemm_args(16, 4, 64)
+        kernel(a3, b3, c3)
+        self.assertEqual(last_launch()["block"], (64, 1, 1))
+        self.assert_close(c3, reference(a3, b3, 16, 4, 64))
+
+    def test_changed_scalar_takes_effect(self):
+        kernel = tile.load(self.path("static.manifest"))
+        a, b, c = (FakeTensor((16,), "<f4", itemsize=4) for _ in range(3))
+        struct.pack_into("<16f", a.buf, 0, *range(16))
+        struct.pack_into("<16f", b.buf, 0, *([0.5] * 16))
+        for n in (16, 16, 8, 8, 16):
+            c.poison()
+            kernel(a, b, c, n)
+            got = struct.unpack_from("<16f", c.buf, 0)
+            self.assertEqual(got[:n], tuple(x + 0.5 for x in range(n)))
+            self.assertTrue(all(g != g for g in got[n:]),
+                            "n = %d: elements past n were written" % n)
+
+    def test_checks_after_a_launch(self):
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(8, 8, 8)
+        kernel(a, b, c)
+        count = last_launch()["count"]
+        f32 = FakeTensor((8, 8), "<f4", itemsize=4)
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg1' has element type f32"):
+            kernel(a, f32, c)
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg2' has rank 1"):
+            kernel(a, b, FakeTensor((64,)))
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg0' is not contiguous"):
+            kernel(FakeTensor((8, 8), strides=(2, 16)), b, c)
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"missing argument 'arg2'"):
+            kernel(a, b)
+        self.assertEqual(last_launch()["count"], count)
+        c.poison()
+        kernel(a, b, c)
+        self.assertEqual(last_launch()["count"], count + 1)
+        self.assert_close(c, reference(a, b, 8, 8, 8))
+
+
+class FakeTorch(object):
+    """The parts of torch the package reads, over FakeTensor buffers: a
+    module object installed as sys.modules["torch"] for one test."""
+
+    class dtype(object):
+        def __init__(self, name):
+            self.name = name
+
+        def __str__(self):
+            return "torch." + self.name
+
+    def __init__(self):
+        import types
+        torch = types.ModuleType("torch")
+        torch.float16 = self.dtype("float16")
+        torch.complex64 = self.dtype("complex64")
+        streams = {"device": 0, "raw": {0: 0}}
+
+        class Tensor(object):
+            def __init__(self, fake, cuda=True, dtype=torch.float16,
+                         strides=None):
+                self.fake, self.is_cuda, self.dtype = fake, cuda, dtype
+                self.device = "cuda:0" if cuda else "cpu"
+                self.shape = fake.shape
+                self._strides = strides
+
+            def is_contiguous(self):
+                return self._strides is None
+
+            def stride(self):
+                return self._strides
+
+            def data_ptr(self):
+                return ctypes.addressof(self.fake.buf)
+
+        class _C(object):
+            @staticmethod
+            def _cuda_getDevice():
+                return streams["device"]
+
+            @staticmethod
+            def _cuda_getCurrentRawStream(device):
+                return streams["raw"][device]
+
+        class cuda(object):
+            @staticmethod
+            def is_available():
+                return True
+
+            @staticmethod
+            def current_device():
+                return streams["device"]
+
+        torch.Tensor, torch._C, torch.cuda = Tensor, _C, cuda
+        self.module, self.streams = torch, streams
+
+
+class TorchTest(Fixture):
+    """Torch tensors, read directly (a stand-in torch module: the package
+    needs no torch to be tested)."""
+
+    def setUp(self):
+        Fixture.setUp(self)
+        self.saved = sys.modules.get("torch")
+        self.fake = FakeTorch()
+        sys.modules["torch"] = self.fake.module
+        tile._args._current_stream = None
+
+    def tearDown(self):
+        if self.saved is None:
+            del sys.modules["torch"]
+        else:
+            sys.modules["torch"] = self.saved
+        tile._args._current_stream = None
+
+    def test_launch_on_current_stream(self):
+        torch = self.fake.module
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(8, 4, 16)
+        ta, tb, tc = (torch.Tensor(t) for t in (a, b, c))
+        self.fake.streams["raw"] = {0: 0x70, 1: 0x71}
+        kernel(ta, tb, tc)
+        self.assertEqual(last_launch()["stream"], 0x70)
+        self.assert_close(c, reference(a, b, 8, 4, 16))
+        # The current device's current stream, read at each call.
+        self.fake.streams["device"] = 1
+        c.poison()
+        kernel(ta, tb, tc)
+        self.assertEqual(last_launch()["stream"], 0x71)
+        self.assert_close(c, reference(a, b, 8, 4, 16))
+        kernel(ta, tb, tc, stream=5)
+        self.assertEqual(last_launch()["stream"], 5)
+
+        # A subclass takes the general path, to the same effect.
+        class Parameter(torch.Tensor):
+            pass
+        c.poison()
+        kernel(Parameter(a), tb, tc)
+        self.assertEqual(last_launch()["stream"], 0x71)
+        self.assert_close(c, reference(a, b, 8, 4, 16))
+
+    def test_errors(self):
+        torch = self.fake.module
+        kernel = tile.load(self.path("gemm.manifest"))
+        a, b, c = self.gemm_args(8, 8, 8)
+        ta, tb, tc = (torch.Tensor(t) for t in (a, b, c))
+        before = last_launch()["count"]
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg0' is a torch tensor on "
+                                    r"cpu, expected a CUDA tensor"):
+            kernel(torch.Tensor(a, cuda=False), tb, tc)
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg1' has torch dtype "
+                                    r"torch.complex64, which the runtime "
+                                    r"does not know"):
+            kernel(ta, torch.Tensor(b, dtype=torch.complex64), tc)
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg2' is not contiguous "
+                                    r"row-major \(strides \[1, 8\] in "
+                                    r"elements for shape \[8, 8\]\)"):
+            kernel(ta, tb, torch.Tensor(c, strides=(1, 8)))
+        with self.assertRaisesRegex(tile.ArgumentError,
+                                    r"argument 'arg2' has rank 1 \(shape "
+                                    r"\[64\]\), expected 2"):
+            kernel(ta, tb, torch.Tensor(FakeTensor((64,))))
+        self.assertEqual(last_launch()["count"], before)
+        # Strides that torch calls non-contiguous but are row-major where
+        # it matters (a dimension of size 1) are accepted.
+        a1, b1, c1 = self.gemm_args(1, 8, 8)
+        kernel(torch.Tensor(a1, strides=(99, 1)), torch.Tensor(b1),
+               torch.Tensor(c1))
+        self.assert_close(c1, reference(a1, b1, 1, 8, 8))
 
 
 class HostTest(Fixture):

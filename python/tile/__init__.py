@@ -60,6 +60,9 @@ class Param(object):
 
 _MEMREF = re.compile(r"memref<(.*)>$")
 
+# How Kernel._bind reads each argument.
+_MEMREF_ARG, _INT, _FLOAT = "memref", "int", "float"
+
 
 def _parse_param(index, text):
     words = text.split()
@@ -143,8 +146,24 @@ class Kernel(object):
         self._by_name = dict((p.name, p) for p in passed)
         self._values = _runtime.ArgArray()
         self._chosen = _runtime.ArgArray()
-        # Views of each argument's slot in _values, made once.
+        # Views of each argument's slot in _values and of its sizes, made
+        # once, with what a call checks against: a launch writes through
+        # them without building anything per call.
         self._slots = [self._values[p.index] for p in passed]
+        self._binding = []
+        for p, v in zip(passed, self._slots):
+            if p.kind == "scalar":
+                kind = _FLOAT if p.dtype.startswith("f") or \
+                    p.dtype == "bf16" else _INT
+                self._binding.append((kind, p, v, None, None, None))
+            else:
+                self._binding.append((_MEMREF_ARG, p, v, v.sizes,
+                                      len(p.shape), p.shape if p.static
+                                      else None))
+        # The launch call with plain addresses (_values lives as long as
+        # self): the cheapest conversion ctypes makes.
+        self._launch = _runtime.launch_function()
+        self._launch_args = (handle.value, ctypes.addressof(self._values))
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -183,45 +202,70 @@ class Kernel(object):
     def _bind(self, args, kwargs):
         """Fills self._values; returns the stream the tensors imply and the
         objects to keep alive until the launch."""
+        if kwargs or len(args) != len(self._binding):
+            args = self._order(args, kwargs)
         torch_seen = False
         cai_stream = None
         keep = None
-        view = _args.view
-        for p, v, obj in zip(self.arguments, self._slots,
-                             self._order(args, kwargs)):
-            if p.kind == "scalar":
-                if p.dtype.startswith("f") or p.dtype == "bf16":
-                    v.f = float(obj)
-                else:
-                    if isinstance(obj, float) or not hasattr(obj, "__index__"):
+        tensor_type = _args.torch_tensor_type()
+        for (kind, p, v, sizes, rank, static), obj in zip(self._binding,
+                                                          args):
+            if kind is _MEMREF_ARG:
+                if type(obj) is tensor_type:
+                    # torch, read directly: the common case, kept short.
+                    if not obj.is_cuda:
                         raise ArgumentError(
-                            "argument %r: expected an integer for %s, got %r"
-                            % (p.name, p.dtype, obj))
-                    v.i = int(obj)
-                continue
-            try:
-                ptr, shape, strides, dtype, stream, capsule, is_torch = \
-                    view(obj)
-            except (TypeError, ValueError) as e:
-                raise ArgumentError("argument %r %s" % (p.name, e))
-            if dtype != p.dtype or len(shape) != len(p.shape) or \
-                    (p.static and any(want is not None and size != want
-                                      for size, want in zip(shape, p.shape))):
-                self._mismatch(p, dtype, shape)
-            if strides is not None and not _args.is_row_major(shape, strides):
-                raise ArgumentError(
-                    "argument %r is not contiguous row-major (strides %s in "
-                    "elements for shape %s); pass .contiguous()"
-                    % (p.name, list(strides), list(shape)))
-            v.ptr = ptr
-            v.sizes[:len(shape)] = shape
-            if capsule is not None:
-                keep = keep or []
-                keep.append(capsule)
-            if is_torch:
-                torch_seen = True
-            elif cai_stream is None and stream is not None:
-                cai_stream = stream
+                            "argument %r is a torch tensor on %s, expected "
+                            "a CUDA tensor" % (p.name, obj.device))
+                    dtype = _args.torch_dtype_name(obj.dtype)
+                    if dtype is None:
+                        raise ArgumentError(
+                            "argument %r has torch dtype %s, which the "
+                            "runtime does not know" % (p.name, obj.dtype))
+                    shape = obj.shape
+                    strides = None if obj.is_contiguous() else obj.stride()
+                    ptr = obj.data_ptr()
+                    torch_seen = True
+                else:
+                    # __cuda_array_interface__ read here, the rest (torch
+                    # subclasses, DLPack, errors) by _args.view.
+                    cai = None if tensor_type is not None and \
+                        isinstance(obj, tensor_type) else \
+                        getattr(obj, "__cuda_array_interface__", None)
+                    try:
+                        ptr, shape, strides, dtype, stream, capsule, \
+                            is_torch = _args.view(obj) if cai is None else \
+                            _args.from_cai(cai)
+                    except (TypeError, ValueError) as e:
+                        raise ArgumentError("argument %r %s" % (p.name, e))
+                    if capsule is not None:
+                        keep = keep or []
+                        keep.append(capsule)
+                    if is_torch:
+                        torch_seen = True
+                    elif cai_stream is None and stream is not None:
+                        cai_stream = stream
+                if dtype != p.dtype or len(shape) != rank or (
+                        static is not None and
+                        any(want is not None and size != want
+                            for size, want in zip(shape, static))):
+                    self._mismatch(p, dtype, shape)
+                if strides is not None and \
+                        not _args.is_row_major(shape, strides):
+                    raise ArgumentError(
+                        "argument %r is not contiguous row-major (strides %s "
+                        "in elements for shape %s); pass .contiguous()"
+                        % (p.name, list(strides), list(shape)))
+                v.ptr = ptr
+                sizes[:rank] = shape
+            elif kind is _FLOAT:
+                v.f = float(obj)
+            else:
+                if isinstance(obj, float) or not hasattr(obj, "__index__"):
+                    raise ArgumentError(
+                        "argument %r: expected an integer for %s, got %r"
+                        % (p.name, p.dtype, obj))
+                v.i = int(obj)
         if torch_seen:
             return _args.torch_stream(), keep
         return cai_stream, keep
@@ -249,13 +293,17 @@ class Kernel(object):
         or else the current stream: torch's when a torch tensor is among
         the arguments, else that of the first ``__cuda_array_interface__``
         naming one, else the default stream. Asynchronous."""
-        stream = kwargs.pop("stream", None)
+        stream = kwargs.pop("stream", None) if kwargs else None
         implied, keep = self._bind(args, kwargs)
-        handle = _stream_handle(stream if stream is not None else implied)
-        status = self._lib.tileRtKernelLaunchOnStream(
-            self._handle, self._values, handle)
+        if stream is None:
+            stream = implied
+        # An int (what torch and __cuda_array_interface__ give) as it is.
+        handle = (stream or None) if type(stream) is int else \
+            _stream_handle(stream)
+        kernel, values = self._launch_args
+        status = self._launch(kernel, values, handle)
         del keep  # capsules outlive the launch call
-        if status != _runtime.SUCCESS:
+        if status:
             raise TileError(_runtime.error_string())
 
     launch = __call__

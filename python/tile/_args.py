@@ -48,38 +48,62 @@ def is_torch_tensor(obj):
     return torch is not None and isinstance(obj, torch.Tensor)
 
 
+def torch_tensor_type():
+    """torch.Tensor once torch is imported (by anyone), else None; for an
+    exact-type test at each launch."""
+    torch = sys.modules.get("torch")
+    return torch.Tensor if torch is not None else None
+
+
 # torch dtype objects to the runtime's names, filled on first use.
 _torch_by_dtype = {}
+
+
+def torch_dtype_name(dtype):
+    """The runtime's name of torch dtype `dtype`, or None."""
+    name = _torch_by_dtype.get(dtype)
+    if name is None:
+        name = _TORCH_DTYPES.get(str(dtype))
+        if name is not None:
+            _torch_by_dtype[dtype] = name
+    return name
 
 
 def _from_torch(t):
     if not t.is_cuda:
         raise ValueError("is a torch tensor on %s, expected a CUDA tensor"
                          % t.device)
-    dtype = _torch_by_dtype.get(t.dtype)
+    dtype = torch_dtype_name(t.dtype)
     if dtype is None:
-        dtype = _TORCH_DTYPES.get(str(t.dtype))
-        if dtype is None:
-            raise TypeError("has torch dtype %s, which the runtime does not "
-                            "know" % t.dtype)
-        _torch_by_dtype[t.dtype] = dtype
+        raise TypeError("has torch dtype %s, which the runtime does not "
+                        "know" % t.dtype)
     strides = None if t.is_contiguous() else tuple(t.stride())
     return (t.data_ptr(), tuple(t.shape), strides, dtype, None, None, True)
 
 
+# The raw handle of the current stream of a device, and the current device,
+# looked up once: through the private accessors that skip making a Stream
+# object where they exist (the cost counts at every launch), else the
+# public API.
+_current_stream = None
+
+
 def torch_stream():
-    """The raw handle of torch's current CUDA stream: through the private
-    accessor that skips making a Stream object where it exists (the cost
-    counts at every launch), else the public API."""
-    torch = sys.modules["torch"]
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw(torch.cuda.current_device())
-    return torch.cuda.current_stream().cuda_stream
+    """The raw handle of torch's current CUDA stream (an int)."""
+    global _current_stream
+    if _current_stream is None:
+        torch = sys.modules["torch"]
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        device = getattr(torch._C, "_cuda_getDevice", None)
+        if raw is not None and device is not None:
+            _current_stream = lambda: raw(device())
+        else:
+            _current_stream = lambda: torch.cuda.current_stream().cuda_stream
+    return _current_stream()
 
 
-def _from_cai(obj):
-    cai = obj.__cuda_array_interface__
+def from_cai(cai):
+    """Reads a __cuda_array_interface__ dictionary as the tuple above."""
     typestr = cai.get("typestr")
     dtype = _TYPESTRS.get(typestr)
     if dtype is None:
@@ -150,8 +174,9 @@ def view(obj):
     """Reads `obj` as the tuple above; TypeError when it is no tensor."""
     if is_torch_tensor(obj):
         return _from_torch(obj)
-    if hasattr(obj, "__cuda_array_interface__"):
-        return _from_cai(obj)
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        return from_cai(cai)
     if hasattr(obj, "__dlpack__"):
         return _from_dlpack(obj)
     raise TypeError("is a %s, expected a CUDA tensor (torch, "

@@ -98,5 +98,16 @@ def lib():
     return L
 
 
+def launch_function():
+    """tileRtKernelLaunchOnStream with every argument a plain address (an
+    int or None: the kernel, the ArgArray's address, the stream): converted
+    faster than the typed prototype at each launch. A separate function
+    object, so lib()'s typed prototype stays as declared."""
+    fn = lib()["tileRtKernelLaunchOnStream"]
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    return fn
+
+
 def error_string():
     return lib().tileRtErrorString().decode("utf-8", "replace")

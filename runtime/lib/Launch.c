@@ -12,6 +12,7 @@
 #include "Internal.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,15 @@ void tileRtPackedParamsFree(tileRtPackedParams *params) {
   memset(params, 0, sizeof(*params));
 }
 
+/// A launch prepared by tileRtKernelLaunchOnStream, kept for the next one.
+typedef struct LaunchCache {
+  /// Whether `args` and what follows hold a successful preparation.
+  int valid;
+  tileRtArgValue args[TILE_RT_MAX_PARAMS];
+  tileRtLaunchConfig config;
+  tileRtPackedParams packed;
+} LaunchCache;
+
 struct tileRtKernel {
   tileRtManifest manifest;
   /// The module and function of the manifest's kernel; null for a
@@ -182,6 +192,11 @@ struct tileRtKernel {
   int numVariants;
   tileRtKernel *variants[TILE_RT_MAX_VARIANTS];
   int argIndex[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
+  /// What the last tileRtKernelLaunchOnStream chose and packed, reused by
+  /// the next when its arguments are the same, and the flag a launch holds
+  /// while it reads or refills it.
+  LaunchCache cache;
+  atomic_flag cacheBusy;
 };
 
 static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
@@ -196,6 +211,7 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   k->manifest = *manifest;
   k->onDevice = onDevice;
+  atomic_flag_clear(&k->cacheBusy);
   tileRtStatus s = TILE_RT_SUCCESS;
   if (onDevice && manifest->hasKernel &&
       tileRtBinaryPlatform(manifest->binaryKind) != tileRtGetPlatform())
@@ -309,13 +325,17 @@ static void append(char *buf, size_t len, const char *fmt, ...) {
 
 enum { kWhyBytes = 4096 };
 
-/// tileRtKernelSelect: `why` gets the lines of the variants taken. When
-/// nothing fits, `*noFit` is set, `passed` (kWhyBytes) says why each
-/// candidate was passed over, and the caller composes the error.
+/// tileRtKernelSelect. With `explain`, `why` gets the lines of the variants
+/// taken and, when nothing fits, `passed` (kWhyBytes) says why each
+/// candidate was passed over; without, both are null and nothing is
+/// formatted or allocated (the launch path). When nothing fits `*noFit` is
+/// set and the caller composes the error.
 static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
                            tileRtKernel **target, tileRtArgValue *targetArgs,
-                           char *why, size_t whyLen, char *passed, int *noFit) {
-  passed[0] = '\0';
+                           int explain, char *why, size_t whyLen, char *passed,
+                           int *noFit) {
+  if (explain)
+    passed[0] = '\0';
   *noFit = 0;
   // The kernel's own reason to be passed over (TMA cannot address the
   // arguments), which a fallback's line repeats.
@@ -334,15 +354,20 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
              sizeof(tileRtArgValue) * (size_t)k->manifest.numParams);
       return TILE_RT_SUCCESS;
     }
-    snprintf(ownReason, sizeof(ownReason), "%s", tileRtErrorString());
-    append(passed, kWhyBytes, "%s", ownReason);
+    if (explain) {
+      snprintf(ownReason, sizeof(ownReason), "%s", tileRtErrorString());
+      append(passed, kWhyBytes, "%s", ownReason);
+    }
   }
-  char *childPassed = (char *)malloc(kWhyBytes);
-  char *childWhy = (char *)malloc(kWhyBytes);
-  if (!childPassed || !childWhy) {
-    free(childPassed);
-    free(childWhy);
-    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  char *childPassed = NULL, *childWhy = NULL;
+  if (explain) {
+    childPassed = (char *)malloc(kWhyBytes);
+    childWhy = (char *)malloc(kWhyBytes);
+    if (!childPassed || !childWhy) {
+      free(childPassed);
+      free(childWhy);
+      return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
   }
   tileRtStatus result = TILE_RT_ERROR_INVALID_ARGUMENT;
   *noFit = 1;
@@ -360,8 +385,9 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       break;
     }
     if (!holds) {
-      append(passed, kWhyBytes, "%svariant %s: rule '%s' does not hold",
-             passed[0] ? "; " : "", v->path, v->rule);
+      if (explain)
+        append(passed, kWhyBytes, "%svariant %s: rule '%s' does not hold",
+               passed[0] ? "; " : "", v->path, v->rule);
       continue;
     }
     // The arguments bound to the variant's parameters by name.
@@ -373,13 +399,15 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       else
         mapped[j] = args[from];
     }
-    childWhy[0] = '\0';
+    if (explain)
+      childWhy[0] = '\0';
     int childNoFit = 0;
-    s = choose(child, mapped, target, targetArgs, childWhy, kWhyBytes,
+    s = choose(child, mapped, target, targetArgs, explain, childWhy, kWhyBytes,
                childPassed, &childNoFit);
     if (childNoFit) {
-      append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
-             v->path, childPassed);
+      if (explain)
+        append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
+               v->path, childPassed);
       continue;
     }
     *noFit = 0;
@@ -387,12 +415,15 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       result = s;
       break;
     }
-    if (v->rule[0])
-      append(why, whyLen, "variant %s: when %s\n", v->path, v->rule);
-    else
-      append(why, whyLen, "%s %s: %s\n", v->isFallback ? "fallback" : "variant",
-             v->path, ownReason[0] ? ownReason : "no rule");
-    append(why, whyLen, "%s", childWhy);
+    if (explain) {
+      if (v->rule[0])
+        append(why, whyLen, "variant %s: when %s\n", v->path, v->rule);
+      else
+        append(why, whyLen, "%s %s: %s\n",
+               v->isFallback ? "fallback" : "variant", v->path,
+               ownReason[0] ? ownReason : "no rule");
+      append(why, whyLen, "%s", childWhy);
+    }
     result = TILE_RT_SUCCESS;
     break;
   }
@@ -414,11 +445,17 @@ tileRtStatus tileRtKernelSelect(tileRtKernel *k, const tileRtArgValue *args,
   tileRtStatus s = tileRtManifestCheckArgs(&k->manifest, args);
   if (s != TILE_RT_SUCCESS)
     return s;
+  int noFit = 0;
+  if (!why || !whyLen) {
+    // The launch path: explained only when nothing fits, for the error.
+    s = choose(k, args, target, targetArgs, 0, NULL, 0, NULL, &noFit);
+    if (!noFit)
+      return s;
+  }
   char *passed = (char *)malloc(kWhyBytes);
   if (!passed)
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
-  int noFit = 0;
-  s = choose(k, args, target, targetArgs, why, whyLen, passed, &noFit);
+  s = choose(k, args, target, targetArgs, 1, why, whyLen, passed, &noFit);
   if (noFit) {
     if (k->manifest.hasKernel && !k->numVariants)
       s = tileRtFail(s, "%s (and %s names no fallback kernel)", passed,
@@ -498,9 +535,72 @@ tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *k,
   return tileRtKernelLaunchPreparedOnStream(k, config, packed, NULL);
 }
 
+/// Whether `a` and `b` give parameter `p` the same value: the bytes the
+/// kernel receives and the choice of variant depend on nothing else (a
+/// memref's pointer and sizes, a scalar's value; tensor maps are encoded
+/// from their source).
+static int sameValue(const tileRtParam *p, const tileRtArgValue *a,
+                     const tileRtArgValue *b) {
+  switch (p->kind) {
+  case TILE_RT_PARAM_MEMREF:
+    return a->ptr == b->ptr &&
+           memcmp(a->sizes, b->sizes, sizeof(a->sizes[0]) * (size_t)p->rank) ==
+               0;
+  case TILE_RT_PARAM_SCALAR:
+    // Floats by their bits: -0.0 and 0.0 pack differently.
+    return tileRtDTypeIsFloat(p->dtype)
+               ? memcmp(&a->f, &b->f, sizeof(a->f)) == 0
+               : a->i == b->i;
+  case TILE_RT_PARAM_TENSOR_MAP:
+    return 1;
+  }
+  return 0;
+}
+
+/// Launches from `k`'s cache, preparing it again unless it holds `args`.
+static tileRtStatus launchCached(tileRtKernel *k, const tileRtArgValue *args,
+                                 void *stream) {
+  LaunchCache *c = &k->cache;
+  const tileRtManifest *m = &k->manifest;
+  int hit = c->valid;
+  for (int i = 0; hit && i < m->numParams; ++i)
+    hit = sameValue(&m->params[i], &c->args[i], &args[i]);
+  if (!hit) {
+    c->valid = 0;
+    tileRtPackedParamsFree(&c->packed);
+    tileRtStatus s = tileRtKernelPrepare(k, args, &c->config, &c->packed);
+    if (s != TILE_RT_SUCCESS) {
+      tileRtPackedParamsFree(&c->packed);
+      return s;
+    }
+    memcpy(c->args, args, sizeof(args[0]) * (size_t)m->numParams);
+    c->valid = 1;
+  }
+  const tileRtLaunchConfig *config = &c->config;
+  if (!config->grid[0] || !config->grid[1] || !config->grid[2])
+    return TILE_RT_SUCCESS;
+  tileRtKernel *target = c->packed.target;
+  if (!target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
+  return tileRtLaunchOnStream(target->function, config, c->packed.pointers,
+                              stream);
+}
+
 tileRtStatus tileRtKernelLaunchOnStream(tileRtKernel *k,
                                         const tileRtArgValue *args,
                                         void *stream) {
+  if (!k || !args)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null kernel or arguments");
+  // One launch at a time uses the cache; one that finds it taken (another
+  // thread launching the same kernel) prepares its own arguments.
+  if (!atomic_flag_test_and_set_explicit(&k->cacheBusy, memory_order_acquire)) {
+    tileRtStatus s = launchCached(k, args, stream);
+    atomic_flag_clear_explicit(&k->cacheBusy, memory_order_release);
+    return s;
+  }
   tileRtLaunchConfig config;
   tileRtPackedParams packed;
   memset(&packed, 0, sizeof(packed));
@@ -520,6 +620,7 @@ void tileRtKernelDestroy(tileRtKernel *kernel) {
     return;
   for (int i = 0; i < kernel->numVariants; ++i)
     tileRtKernelDestroy(kernel->variants[i]);
+  tileRtPackedParamsFree(&kernel->cache.packed);
   tileRtModuleUnload(kernel->module);
   free(kernel);
 }

@@ -295,10 +295,11 @@ static tileRtStatus parseTriple(const LineCtx *ctx, char **words, int numWords,
   return TILE_RT_SUCCESS;
 }
 
-/// Name lookup while checking a grid expression: memref dims and integer
-/// scalars exist, with placeholder values.
-static int checkName(const tileRtManifest *m, const char *name, size_t len,
-                     int64_t *value) {
+/// Resolves `name` (`len` bytes) in an expression to what it reads: an
+/// integer scalar parameter (`*dim` -1) or dimension `*dim` of a memref
+/// parameter, `*index` in the manifest. Returns 0 for an unknown name.
+static int resolveName(const tileRtManifest *m, const char *name, size_t len,
+                       int *index, int *dim) {
   for (int i = 0; i < m->numParams; ++i) {
     const tileRtParam *p = &m->params[i];
     size_t n = strlen(p->name);
@@ -307,26 +308,40 @@ static int checkName(const tileRtManifest *m, const char *name, size_t len,
     if (len == n) {
       if (p->kind != TILE_RT_PARAM_SCALAR || tileRtDTypeIsFloat(p->dtype))
         continue;
-      *value = 1;
+      *index = i;
+      *dim = -1;
       return 1;
     }
     if (p->kind != TILE_RT_PARAM_MEMREF || len < n + 5 ||
         memcmp(name + n, ".dim", 4) != 0)
       continue;
-    int64_t dim = 0;
+    int64_t d = 0;
     bool ok = true;
     for (size_t k = n + 4; k < len; ++k) {
-      if (!isdigit((unsigned char)name[k]) || dim > TILE_RT_MAX_RANK)
+      if (!isdigit((unsigned char)name[k]) || d > TILE_RT_MAX_RANK)
         ok = false;
       else
-        dim = dim * 10 + (name[k] - '0');
+        d = d * 10 + (name[k] - '0');
     }
-    if (!ok || dim >= p->rank)
+    if (!ok || d >= p->rank)
       continue;
-    *value = p->dims[dim] == TILE_RT_DYNAMIC_DIM ? 1 : p->dims[dim];
+    *index = i;
+    *dim = (int)d;
     return 1;
   }
   return 0;
+}
+
+/// Name lookup while checking a grid expression: memref dims and integer
+/// scalars exist, with placeholder values.
+static int checkName(const tileRtManifest *m, const char *name, size_t len,
+                     int64_t *value) {
+  int i, dim;
+  if (!resolveName(m, name, len, &i, &dim))
+    return 0;
+  const tileRtParam *p = &m->params[i];
+  *value = dim < 0 || p->dims[dim] == TILE_RT_DYNAMIC_DIM ? 1 : p->dims[dim];
+  return 1;
 }
 
 static int checkLookup(void *context, const char *name, size_t len,
@@ -378,6 +393,15 @@ static tileRtStatus addVariant(const LineCtx *ctx, tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
+/// Copies the `len` bytes at `from` to `to` (`size` bytes), truncated and
+/// NUL-terminated; rules are evaluated at every launch, so no formatting.
+static void copyPrefix(char *to, size_t size, const char *from, size_t len) {
+  if (len >= size)
+    len = size - 1;
+  memcpy(to, from, len);
+  to[len] = '\0';
+}
+
 /// Evaluates (or, with `checkOnly`, checks the syntax and names of) the
 /// variant rule `rule`: clauses `EXPR OP EXPR` joined by the word `and`.
 static tileRtStatus evalRule(const char *rule, tileRtExprLookup lookup,
@@ -418,8 +442,8 @@ static tileRtStatus evalRule(const char *rule, tileRtExprLookup lookup,
     while (*r == ' ' || *r == '\t')
       ++r;
     char lhs[TILE_RT_MAX_EXPR], rhs[TILE_RT_MAX_EXPR];
-    snprintf(lhs, sizeof(lhs), "%.*s", (int)(op - p), p);
-    snprintf(rhs, sizeof(rhs), "%.*s", (int)(end - r), r);
+    copyPrefix(lhs, sizeof(lhs), p, (size_t)(op - p));
+    copyPrefix(rhs, sizeof(rhs), r, (size_t)(end - r));
     int64_t a = 0, b = 0;
     tileRtStatus s = tileRtEvalExprImpl(lhs, lookup, context, checkOnly, &a);
     if (s == TILE_RT_SUCCESS)
@@ -866,30 +890,16 @@ typedef struct ArgLookup {
   const tileRtArgValue *args;
 } ArgLookup;
 
-/// Name lookup while evaluating a grid: checkLookup validated the names,
-/// so here each resolves to the argument's size or value.
+/// Name lookup while evaluating a grid or a rule: each name resolves to
+/// the argument's size or value.
 static int argLookup(void *context, const char *name, size_t len,
                      int64_t *value) {
   const ArgLookup *a = (const ArgLookup *)context;
-  int64_t placeholder;
-  if (!checkName(a->m, name, len, &placeholder))
+  int i, dim;
+  if (!resolveName(a->m, name, len, &i, &dim))
     return 0;
-  for (int i = 0; i < a->m->numParams; ++i) {
-    const tileRtParam *p = &a->m->params[i];
-    size_t n = strlen(p->name);
-    if (len < n || memcmp(p->name, name, n) != 0)
-      continue;
-    if (len == n && p->kind == TILE_RT_PARAM_SCALAR) {
-      *value = a->args[i].i;
-      return 1;
-    }
-    if (len > n + 4 && p->kind == TILE_RT_PARAM_MEMREF &&
-        memcmp(name + n, ".dim", 4) == 0) {
-      *value = a->args[i].sizes[atoi(name + n + 4)];
-      return 1;
-    }
-  }
-  return 0;
+  *value = dim < 0 ? a->args[i].i : a->args[i].sizes[dim];
+  return 1;
 }
 
 tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *m,

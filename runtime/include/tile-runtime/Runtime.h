@@ -542,7 +542,8 @@ tileRtStatus tileRtKernelSelect(tileRtKernel *kernel,
                                 tileRtArgValue *targetArgs, char *why,
                                 size_t whyLen);
 /// Evaluates the grid, packs `args` (numParams entries) and launches.
-/// Returns success without launching when the grid is empty.
+/// Returns success without launching when the grid is empty. Reuses the
+/// last launch's preparation as tileRtKernelLaunchOnStream says.
 tileRtStatus tileRtKernelLaunch(tileRtKernel *kernel,
                                 const tileRtArgValue *args);
 /// Evaluates the grid into `*config` and packs `args` into `*packed` once,
@@ -566,7 +567,15 @@ tileRtKernelLaunchPreparedOnStream(tileRtKernel *kernel,
                                    const tileRtLaunchConfig *config,
                                    tileRtPackedParams *packed, void *stream);
 /// tileRtKernelLaunch on `stream` (a CUstream, null for the default
-/// stream): choose, pack and launch in one call, for bindings.
+/// stream): choose, pack and launch in one call, for bindings. Both keep
+/// what they chose, packed and encoded (tensor maps) for the kernel's last
+/// successful preparation and reuse it while the arguments give every
+/// parameter the same value as then (memref pointers and sizes, scalars by
+/// their bits), so repeated launches on the same buffers cost about what
+/// tileRtKernelLaunchPrepared does; any change prepares again, with every
+/// check, and a failed preparation keeps nothing. The kept preparation is
+/// guarded: a launch that finds another thread using it prepares its own
+/// arguments instead (the driver's one-thread rule above still holds).
 tileRtStatus tileRtKernelLaunchOnStream(tileRtKernel *kernel,
                                         const tileRtArgValue *args,
                                         void *stream);

@@ -9,13 +9,15 @@
 //
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
-// stand-in encoding is the address followed by the row pitch) and gemm_f16
-// (C = A B over three f16 descriptors, f32 accumulation); PTX images
-// must contain ".entry". The environment
-// variable FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
+// stand-in encoding is the address followed by the row pitch), gemm_f16
+// (C = A B over three f16 descriptors, f32 accumulation) and nop (does
+// nothing, so that benchmarks time the host side of a launch alone); PTX
+// images must contain ".entry". The environment variable
+// FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
 // fakeCudaLastLaunch reports the kernel, geometry and stream of the last
 // launch, so tests can tell which variant of a manifest ran, and on which
-// stream.
+// stream; fakeCudaTensorMapEncodes counts the tensor maps encoded, so tests
+// can tell whether a launch reused the maps of the one before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,6 +212,11 @@ static void gemmF16(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+static void nop(const unsigned grid[3], const unsigned block[3],
+                void **params) {
+  (void)grid, (void)block, (void)params;
+}
+
 typedef struct KernelEntry {
   const char *name;
   Kernel kernel;
@@ -218,7 +225,8 @@ typedef struct KernelEntry {
 static KernelEntry kernels[] = {{"vadd_f32", vaddF32},
                                 {"add2d_f16", add2dF16},
                                 {"add2d_f16_tma", add2dF16Tma},
-                                {"gemm_f16", gemmF16}};
+                                {"gemm_f16", gemmF16},
+                                {"nop", nop}};
 
 static struct {
   const char *kernel;
@@ -383,6 +391,11 @@ CUresult cuEventDestroy_v2(void *event) {
   return OK;
 }
 
+static long tensorMapEncodes;
+
+/// For tests: the number of successful cuTensorMapEncodeTiled calls so far.
+long fakeCudaTensorMapEncodes(void) { return tensorMapEncodes; }
+
 CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
                                 void *address, const uint64_t *dims,
                                 const uint64_t *strides, const uint32_t *box,
@@ -400,5 +413,6 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
   memcpy(map, &address, sizeof(address));
   if (rank > 1)
     memcpy((char *)map + 8, &strides[0], sizeof(strides[0]));
+  ++tensorMapEncodes;
   return OK;
 }
