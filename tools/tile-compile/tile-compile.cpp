@@ -103,11 +103,11 @@ static cl::opt<bool> noFallback(
              "kernel without them that the runtime launches where TMA "
              "cannot address the arguments (rows not 16-byte aligned)"),
     cl::init(false), cl::cat(category));
-static cl::opt<bool> noPingpong(
-    "no-pingpong",
-    cl::desc("on sm_90a, let the consumer warpgroups of a warp-specialized "
-             "loop with several gemms issue them as they come instead of "
-             "taking turns on the tensor cores"),
+static cl::opt<bool> pingpong(
+    "pingpong",
+    cl::desc("on sm_90a, let the two consumer warpgroups of a "
+             "warp-specialized loop with several gemms take turns on the "
+             "tensor cores"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<bool> noTmaStore(
@@ -1055,7 +1055,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.indexBitwidth = indexBitwidth;
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
-  options.pingpong = !noPingpong;
+  options.pingpong = pingpong;
   options.fastMath = fastMath;
   options.format = "isa";
   options.toolkit = toolkitPath;
@@ -1409,7 +1409,7 @@ static int runDispatch(StringRef self, StringRef buffer,
     flag(noWarpSpecialize, "--no-warp-specialize");
     flag(noFallback, "--no-fallback");
     flag(noTmaStore, "--no-tma-store");
-    flag(noPingpong, "--no-pingpong");
+    flag(pingpong, "--pingpong");
     flag(fastMath, "--fast-math");
     for (const std::string &define : config)
       args.push_back("-D" + define);

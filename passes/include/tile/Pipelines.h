@@ -73,7 +73,7 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("in warp-specialized kernels with two consumer "
                      "warpgroups and several gemms per pipelined iteration, "
                      "let the warpgroups take turns on the tensor cores"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
 };
 
 /// Options of the `tile-to-rocdl` pipeline (AMD CDNA chips).

@@ -250,10 +250,11 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
 /// attention) while the other runs the code between them (the softmax).
 /// Named barrier 2 + w is warpgroup w's turn: it waits for it before the
 /// last gemm (and before the first, in the first iteration) and gives the
-/// other its turn after the first gemm. Warpgroup 1 gives warpgroup 0 the
-/// first turn before the loop and warpgroup 0 gives back the last after
-/// it, so every wait has its arrival. The operations carry kTurnAttr so
-/// that releaseUnsafeTurns() can take them out again.
+/// other its turn once the first gemm is issued. Warpgroup 1 gives
+/// warpgroup 0 the first turn before the loop and warpgroup 0 gives back
+/// the last after it, so every wait has its arrival. The operations carry
+/// kTurnAttr for finishTensorCoreTurns() to check once the kernel is
+/// lowered.
 static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
                                    int64_t threads) {
   SmallVector<Operation *> gemms;
@@ -910,8 +911,19 @@ void mlir::tile::finishTensorCoreTurns(KernelOp kernel) {
         op->erase();
       }
     }
-    if (safe)
-      for (Operation &op : *body)
-        op.walk([](Operation *inner) { inner->removeAttr(kTurnAttr); });
+    if (!safe)
+      continue;
+    for (Operation &op : *body)
+      op.walk([](Operation *inner) { inner->removeAttr(kTurnAttr); });
+    // The other warpgroup's turn starts once the first gemm is issued, not
+    // done: its gemms queue behind this one's on the tensor cores.
+    for (Operation *op = arrive->getPrevNode(); op; op = op->getPrevNode()) {
+      if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {
+        arrive->moveAfter(op);
+        break;
+      }
+      if (isa<scf::IfOp, NVVM::BarrierOp>(op))
+        break;
+    }
   }
 }

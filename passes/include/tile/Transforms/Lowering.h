@@ -36,8 +36,9 @@ struct LoweringOptions {
   /// body of two or more gemms, the warpgroups take turns on the tensor
   /// cores: one runs the gemms from the last of an iteration to the first
   /// of the next while the other runs what lies between (see
-  /// pipelineLoop()).
-  bool pingpong = true;
+  /// pipelineLoop()). Off by default: on the library FlashAttention it
+  /// was measured slower (docs/FlashAttention.md).
+  bool pingpong = false;
 };
 
 /// Whether tile-lower may warp-specialize pipelined loops for `target` (TMA

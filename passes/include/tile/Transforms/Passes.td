@@ -277,10 +277,10 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "in warp-specialized kernels, store fragments to global tensors "
            "through swizzled shared memory with TMA (false: masked stores "
            "from registers)">,
-    Option<"pingpong", "pingpong", "bool", /*default=*/"true",
+    Option<"pingpong", "pingpong", "bool", /*default=*/"false",
            "in warp-specialized kernels with two consumer warpgroups and "
            "two or more gemms per pipelined iteration, let the warpgroups "
-           "take turns on the tensor cores with named barriers (false: "
+           "take turns on the tensor cores with named barriers (default: "
            "both issue as they come)">
   ];
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
