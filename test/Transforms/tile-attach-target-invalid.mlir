@@ -7,7 +7,7 @@
 // instructions reach the other vendor's translation.
 
 // AMD-NOT: @amd_function
-// expected-error @+1 {{'func.func' op has tile.target gfx90a, an AMD chip, in a module compiled for sm_80; a module is compiled for one vendor's chips}}
+// expected-error @+1 {{@amd_function has tile.target gfx90a, an AMD chip, in a module compiled for sm_80; a module is compiled for one vendor's chips}}
 func.func @amd_function() attributes {tile.target = #tile.target<"gfx90a">} {
   return
 }
@@ -15,7 +15,7 @@ func.func @amd_function() attributes {tile.target = #tile.target<"gfx90a">} {
 // -----
 
 // Another chip of the same vendor is the function's own target.
-// AMD: [[@LINE+1]]:1: error: 'func.func' op has tile.target sm_90a, an NVIDIA chip, in a module compiled for gfx942; a module is compiled for one vendor's chips
+// AMD: [[@LINE+1]]:1: error: @nvidia_function has tile.target sm_90a, an NVIDIA chip, in a module compiled for gfx942; a module is compiled for one vendor's chips
 func.func @nvidia_function() attributes {tile.target = #tile.target<"sm_90a">} {
   return
 }

@@ -46,11 +46,17 @@ LogicalResult mlir::tile::attachTarget(Operation *op, StringRef chip) {
     TargetAttr own = inner == op ? TargetAttr() : helper.getAttr(inner);
     if (!own || own.getVendor() == target->getVendor())
       return WalkResult::advance();
-    inner->emitOpError() << "has tile.target " << own.getChip() << ", an "
-                         << (own.isAMD() ? "AMD" : "NVIDIA")
-                         << " chip, in a module compiled for "
-                         << target->getChip() << "; a module is compiled for "
-                         << "one vendor's chips";
+    auto symbol = dyn_cast<SymbolOpInterface>(inner);
+    InFlightDiagnostic diag = inner->emitError();
+    if (symbol)
+      diag << "@" << symbol.getName();
+    else
+      diag << "this " << inner->getName();
+    diag << " has tile.target " << own.getChip() << ", an "
+         << (own.isAMD() ? "AMD" : "NVIDIA")
+         << " chip, in a module compiled for " << target->getChip()
+         << "; a module is compiled for "
+         << "one vendor's chips";
     return WalkResult::interrupt();
   });
   if (mixed.wasInterrupted())
