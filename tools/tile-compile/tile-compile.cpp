@@ -1037,6 +1037,7 @@ static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
   options.indexBitwidth = indexBitwidth;
   options.format = "bin";
   options.toolkit = toolkitPath;
+  options.fastMath = fastMath;
 }
 
 /// Sets the pipeline options from the command line.
