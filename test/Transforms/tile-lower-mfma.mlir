@@ -40,13 +40,21 @@ func.func @nt_two_waves(%A: memref<64x32xf16>, %B: memref<64x32xf16>, %C: memref
 
 // -----
 
-// NN: B is stored K x N, so a lane's K run is a column of B, read element
-// by element; A still goes as one vector.
+// NN: B is stored K x N, so a lane's K run is a column of B. Its LDS
+// tile is stored transposed (N x K, swizzled): the copy loads 16-byte
+// vectors of B's rows from global memory and stores their elements one by
+// one, and the gemm reads B's K runs as 16-byte vectors like A's.
 
 // CHECK-LABEL: func.func @nn_k_outer_b
+// CHECK: %[[ROW:.+]] = vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<32x64xf16>, vector<8xf16>
+// CHECK: %[[E0:.+]] = vector.extract %[[ROW]][0] : f16 from vector<8xf16>
+// CHECK: memref.store %[[E0]], {{.*}} : memref<2048xf16, #gpu.address_space<workgroup>>
+// CHECK: vector.extract %[[ROW]][7] : f16 from vector<8xf16>
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load {{.*}} #gpu.address_space<workgroup>
 // CHECK: vector.load {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK-COUNT-8: memref.load {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>
-// CHECK: vector.from_elements {{.*}} : vector<8xf16>
+// CHECK: vector.load {{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NOT: memref.load {{.*}} #gpu.address_space<workgroup>
 // CHECK: amdgpu.mfma 32x32x8
 func.func @nn_k_outer_b(%A: memref<64x32xf16>, %B: memref<32x64xf16>, %C: memref<64x64xf32>) {
   %c1 = arith.constant 1 : index
@@ -126,13 +134,13 @@ func.func @pipelined(%A: memref<64x256xf16>, %B: memref<64x256xf16>, %C: memref<
 // of four per lane group are the accumulator's four columns per lane: the
 // cast stays in each lane. The second gemm takes P from P's registers (no
 // LDS read of A) as the instruction's B operand (C is computed transposed)
-// and reads V, stored K x N, element by element.
+// and reads V, stored K x N and so transposed in LDS, as 8-byte vectors.
 
 // CHECK-LABEL: func.func @register_a
 // CHECK: amdgpu.mfma 32x32x8 {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: %[[P:.+]] = vector.from_elements {{.*}} : vector<4xf16>
-// CHECK: %[[V:.+]] = vector.from_elements {{.*}} : vector<4xf16>
+// CHECK: %[[V:.+]] = vector.load {{.*}} {alignment = 8 : i64} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK: amdgpu.mfma 32x32x8 %[[V]] * %[[P]] + {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
 // COUNT-LABEL: func.func @register_a
 // COUNT-COUNT-8: amdgpu.mfma 32x32x8

@@ -118,6 +118,38 @@ Fragment mlir::tile::getMfmaOperand(MLIRContext *ctx, const MfmaPlan &plan,
       getReadableExpr(reg, 2, 0), threads, replicas);
 }
 
+/// The layout of a K x MN operand tile stored MN x K in LDS with the
+/// gemm swizzle: a lane's K run, a column of the tile, is one vector in
+/// LDS, and the copy into LDS scatters its rows instead.
+static Layout getTransposedSharedLayout(MLIRContext *ctx,
+                                        ArrayRef<int64_t> shape, int64_t bits) {
+  Layout stored = getGemmSharedLayout(ctx, {shape[1], shape[0]}, bits);
+  AffineMap swap = AffineMap::get(
+      2, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(0, ctx)}, ctx);
+  if (std::optional<Layout> composed =
+          stored.compose(Layout::affine(shape, swap)))
+    return *composed;
+  return getGemmSharedLayout(ctx, shape, bits);
+}
+
+/// Whether `layout` of a K x MN tile keeps runs of `width` consecutive K
+/// of a column contiguous and aligned.
+static bool keepsColumnsContiguous(const Layout &layout, int64_t width) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.size() != 2 || shape[0] % width != 0)
+    return false;
+  for (int64_t c = 0; c < shape[1]; ++c)
+    for (int64_t r0 = 0; r0 < shape[0]; r0 += width) {
+      int64_t base = layout.apply({r0, c})[0];
+      if (base % width != 0)
+        return false;
+      for (int64_t j = 1; j < width; ++j)
+        if (layout.apply({r0 + j, c})[0] != base + j)
+          return false;
+    }
+  return true;
+}
+
 std::optional<LogicalResult>
 mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
                           int64_t m, int64_t n, int64_t k) {
@@ -156,15 +188,21 @@ mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
     if (failed(state.requireFragment(operand, fragment, {gemm, operandWhy})))
       return failure();
   }
-  for (Value operand : {gemm.getA(), gemm.getB()}) {
+  for (bool isA : {true, false}) {
+    Value operand = isA ? gemm.getA() : gemm.getB();
     BufferLayout *buffer = state.lookup(operand);
     // Annotated shared layouts win: any permutation is correct.
     if (!buffer || buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
     auto type = cast<MemRefType>(operand.getType());
-    buffer->layout = getGemmSharedLayout(
-        ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
-    buffer->source = {gemm, "a shared operand of the MFMA gemm"};
+    int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+    bool kOuter = isA ? gemm.getTransposeA() : !gemm.getTransposeB();
+    buffer->layout = kOuter
+                         ? getTransposedSharedLayout(ctx, type.getShape(), bits)
+                         : getGemmSharedLayout(ctx, type.getShape(), bits);
+    buffer->source = {gemm, kOuter ? "a shared operand of the MFMA gemm "
+                                     "stored K-outer (transposed in LDS)"
+                                   : "a shared operand of the MFMA gemm"};
   }
   state.setChoice(gemm, mma.withGroups(plan->wavesM, plan->wavesN));
   return success();
@@ -289,9 +327,11 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
                 "one (the MFMA gemm reads its operands from LDS)";
     if (slot)
       side.lead = slot->leadValues(b, loc);
-    // Stored with K innermost: one vector per lane and step. Stored K-outer,
-    // the lane's run is a column, read element by element.
-    side.vectorized = !side.kOuter && keepsRowsContiguous(side.layout, run);
+    // Stored with K innermost, or K-outer in a layout that transposes it
+    // (getTransposedSharedLayout()): one vector per lane and step. Else a
+    // K-outer run is a column, read element by element.
+    side.vectorized = side.kOuter ? keepsColumnsContiguous(side.layout, run)
+                                  : keepsRowsContiguous(side.layout, run);
   }
 
   Value wave = arith::DivUIOp::create(b, loc, tid, cst(b, loc, waveSize));
