@@ -111,7 +111,8 @@ static cl::opt<bool> noTmaStore(
 static cl::opt<bool>
     fastMath("fast-math",
              cl::desc("flush f32 denormals to zero in the kernels: exp2 "
-                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz"),
+                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz "
+                      "(AMD chips: exp2 becomes one v_exp_f32)"),
              cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
