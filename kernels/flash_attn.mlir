@@ -30,6 +30,8 @@
 //
 // tile.params(sm_90a): BM=128 BN=128 STAGES=2 THREADS=256
 // tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
+// tile.params(gfx942): BM=128 BN=32 STAGES=2 THREADS=256
+// tile.params(gfx90a): BM=128 BN=32 STAGES=2 THREADS=256
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,

@@ -106,8 +106,12 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
         %shift = arith.muli %half, %c4i : index
         %shift8 = arith.index_cast %shift : index to i8
         %nib = arith.shrui %byte, %shift8 : i8
-        %q = arith.trunci %nib : i8 to i4
-        %qf = arith.uitofp %q : i4 to ${AT}
+        // The low nibble as a masked byte: truncated to i4, LLVM makes the
+        // unpacked fragment a vector of i4, which both backends build
+        // through local memory (scratch on AMD).
+        %c15i8 = arith.constant 15 : i8
+        %q = arith.andi %nib, %c15i8 : i8
+        %qf = arith.uitofp %q : i8 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %d = arith.subf %qf, %zv : ${AT}
@@ -178,8 +182,9 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
         %shift = arith.muli %half, %c4i : index
         %shift8 = arith.index_cast %shift : index to i8
         %nib = arith.shrui %byte, %shift8 : i8
-        %q = arith.trunci %nib : i8 to i4
-        %qf = arith.uitofp %q : i4 to ${AT}
+        %c15i8 = arith.constant 15 : i8
+        %q = arith.andi %nib, %c15i8 : i8
+        %qf = arith.uitofp %q : i8 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = arith.constant 8.0 : ${AT}
         %d = arith.subf %qf, %zv : ${AT}

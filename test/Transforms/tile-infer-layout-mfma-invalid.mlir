@@ -47,16 +47,29 @@ func.func @f16_accumulator_on_gfx942() attributes {tile.target = #tile.target<"g
 
 // -----
 
-// Operands in registers: the MFMA lowering reads A and B from LDS.
-func.func @register_operand_on_gfx942() attributes {tile.target = #tile.target<"gfx942">} {
+// A register operand comes from its producer's loop in the thread that
+// holds it: an accumulator split over the waves along N (full_col) does
+// not hold the rows a full_row gemm wants of each wave, and nothing yet
+// moves fragment elements between threads.
+func.func @register_operand_from_other_waves() attributes {tile.target = #tile.target<"gfx942">} {
   %c1 = arith.constant 1 : index
-  tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %a = tile.alloc : memref<32x16xf16, #tile.fragment>
-    %b = tile.alloc : memref<16x32xf16, #gpu.address_space<workgroup>>
-    %c = tile.alloc : memref<32x32xf32, #tile.fragment>
-    tile.clear %a : memref<32x16xf16, #tile.fragment>
-    // expected-error @+1 {{'tile.gemm' op expected A in shared memory, not a fragment: the MFMA gemm on gfx942 reads its operands from LDS}}
-    tile.gemm %a, %b -> %c : memref<32x16xf16, #tile.fragment>, memref<16x32xf16, #gpu.address_space<workgroup>> -> memref<32x32xf32, #tile.fragment>
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %q = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %k = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %v = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %s = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %p = tile.alloc : memref<64x64xf16, #tile.fragment>
+    %o = tile.alloc : memref<64x32xf32, #tile.fragment>
+    // expected-note @+1 {{gets its layout here, from the C operand of the MFMA gemm, 1x2 waves}}
+    tile.gemm %q, %k -> %s transpose_b clear_accum policy(full_col) : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.parallel' op needs %4 laid out as #tile.fragment<[64, 64], threads = 128, (d0, d1) -> ((d0 floordiv 64 + d1 floordiv 32) * 64}}
+    tile.parallel (%i, %j) in (64, 64) {
+      %x = memref.load %s[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %t = arith.truncf %x : f32 to f16
+      memref.store %t, %p[%i, %j] : memref<64x64xf16, #tile.fragment>
+    }
+    // expected-note @+1 {{gets its layout here, from the register A operand of the MFMA gemm, 2x1 waves}}
+    tile.gemm %p, %v -> %o clear_accum policy(full_row) : memref<64x64xf16, #tile.fragment>, memref<64x32xf16, #gpu.address_space<workgroup>> -> memref<64x32xf32, #tile.fragment>
   }
   return
 }

@@ -118,7 +118,8 @@ static cl::opt<bool> noTmaStore(
 static cl::opt<bool>
     fastMath("fast-math",
              cl::desc("flush f32 denormals to zero in the kernels: exp2 "
-                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz"),
+                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz "
+                      "(AMD chips: exp2 becomes one v_exp_f32)"),
              cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
@@ -1044,6 +1045,7 @@ static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
   options.indexBitwidth = indexBitwidth;
   options.format = "bin";
   options.toolkit = toolkitPath;
+  options.fastMath = fastMath;
 }
 
 /// Sets the pipeline options from the command line.

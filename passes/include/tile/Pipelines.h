@@ -105,6 +105,11 @@ struct TileToROCDLPipelineOptions
       llvm::cl::desc("reject kernels that exceed the chip's LDS or register "
                      "budget"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("flush f32 denormals to zero in kernels, so that exp2 "
+                     "is one v_exp_f32 without range reduction"),
+      llvm::cl::init(false)};
 };
 
 /// The ROCm toolkit directory to use: `requested` when not empty, else

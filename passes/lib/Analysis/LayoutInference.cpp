@@ -189,7 +189,10 @@ LayoutInferenceState::collectTileLoop(Operation *op,
     }
     if (space == MemorySpace::Global || space == MemorySpace::Shared) {
       vector = alignForOperand(vector, type, operand.indices);
-      if (space == MemorySpace::Shared)
+      if (space == MemorySpace::Shared &&
+          !(operands.dstMayScatter && operand.value == dst &&
+            operand.indices.empty() &&
+            !options.target.has(TargetFeature::cp_async)))
         site.sharedOperands.push_back(operand.value);
       continue;
     }

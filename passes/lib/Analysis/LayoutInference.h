@@ -94,6 +94,10 @@ struct TileLoopOperands {
   std::optional<int64_t> reducedDim;
   /// A vector width the operator asks for.
   std::optional<int64_t> vectorWidth;
+  /// The operator may write a shared `dst` element by element (a copy from
+  /// global memory on a target without cp.async), so `dst`'s layout does
+  /// not narrow the vectors of its global reads.
+  bool dstMayScatter = false;
 };
 
 /// The state of layout inference over one kernel.

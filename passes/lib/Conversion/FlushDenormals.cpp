@@ -3,7 +3,8 @@
 // The fast-math option of the NVVM pipeline: lowered kernels get the f32
 // denormal mode preserve-sign, from which NVPTX selects the .ftz forms of
 // f32 instructions, and libdevice's exp2f becomes the llvm.exp2 intrinsic,
-// which NVPTX then emits as one ex2.approx.ftz.f32.
+// which NVPTX then emits as one ex2.approx.ftz.f32. In modules for AMD
+// chips only exp2 changes: ocml's exp2 becomes the bare v_exp_f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 namespace mlir {
 namespace tile {
@@ -25,26 +27,48 @@ namespace {
 struct TileFlushDenormalsPass
     : public tile::impl::TileFlushDenormalsBase<TileFlushDenormalsPass> {
   void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    if (ArrayAttr targets = module.getTargetsAttr();
+        targets && llvm::any_of(targets, [](Attribute target) {
+          return isa<ROCDL::ROCDLTargetAttr>(target);
+        })) {
+      replaceExp2Calls("__ocml_exp2_f32", [](OpBuilder &b, LLVM::CallOp call) {
+        return ROCDL::ROCDLExp2::create(b, call.getLoc(),
+                                        call.getResultTypes()[0],
+                                        call.getOperand(0))
+            .getResult();
+      });
+      return;
+    }
     StringAttr mode = StringAttr::get(&getContext(), "preserve-sign");
-    getOperation().walk(
+    module.walk(
         [&](LLVM::LLVMFuncOp func) { func.setDenormalFpMathF32Attr(mode); });
     // libdevice's exp2f picks its flushing form through __nvvm_reflect, which
     // the serializer does not set; the intrinsic follows the function's mode.
+    replaceExp2Calls("__nv_exp2f", [](OpBuilder &b, LLVM::CallOp call) {
+      return LLVM::Exp2Op::create(b, call.getLoc(), call.getResultTypes(),
+                                  call.getOperands())
+          .getResult();
+    });
+  }
+
+  /// Replaces the f32 calls of `callee` by what `build` makes of each, and
+  /// drops its declaration once unused.
+  void replaceExp2Calls(StringRef callee,
+                        function_ref<Value(OpBuilder &, LLVM::CallOp)> build) {
     SmallVector<LLVM::CallOp> calls;
     getOperation().walk([&](LLVM::CallOp call) {
-      if (call.getCallee() == StringRef("__nv_exp2f") &&
-          call.getNumOperands() == 1 && call.getNumResults() == 1)
+      if (call.getCallee() == callee && call.getNumOperands() == 1 &&
+          call.getNumResults() == 1 && call.getResult().getType().isF32())
         calls.push_back(call);
     });
     for (LLVM::CallOp call : calls) {
       OpBuilder b(call);
-      Value exp2 = LLVM::Exp2Op::create(b, call.getLoc(), call.getResultTypes(),
-                                        call.getOperands());
-      call.getResult().replaceAllUsesWith(exp2);
+      call.getResult().replaceAllUsesWith(build(b, call));
       call.erase();
     }
     if (auto decl = SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
-            getOperation(), StringAttr::get(&getContext(), "__nv_exp2f")))
+            getOperation(), StringAttr::get(&getContext(), callee)))
       if (decl.isExternal() &&
           SymbolTable::symbolKnownUseEmpty(decl, getOperation()))
         decl.erase();

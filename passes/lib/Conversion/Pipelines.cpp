@@ -217,13 +217,14 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
       "gpu.module(convert-amdgpu-to-rocdl{{chipset={0}},"
       "tile-convert-math-to-ocml{{chipset={0} "
       "{4}},convert-gpu-to-rocdl{{chipset={0} runtime=HIP "
-      "{4}},canonicalize,cse,"
+      "{4}},{5}canonicalize,cse,"
       "reconcile-unrealized-casts,strip-debuginfo),"
       "gpu-to-llvm,gpu-module-to-binary{{format={2}{3}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, options.optLevel.getValue(), format,
       toolkit.empty() ? "" : " toolkit=" + toolkit,
-      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()));
+      "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()),
+      options.fastMath ? "tile-flush-denormals," : "");
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))

@@ -71,12 +71,16 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   reshaped.reserve(2);
   OpBuilder b(op);
   Location loc = op.getLoc();
+  // The layout of a whole shared destination, which may scatter.
+  const Layout *dstShared = nullptr;
   for (Operand *o : {&src, &dst}) {
     if (const Slot *slot = getSlot(o->buffer)) {
       reshaped.push_back(slot->layout);
       storage.push_back(&reshaped.back());
       if (!o->origin.empty())
         maxWidth = 1;
+      else if (o == &dst)
+        dstShared = storage.back();
       continue;
     }
     auto it = sharedLayouts.find(o->buffer);
@@ -84,6 +88,8 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
       continue;
     if (o->origin.empty()) {
       storage.push_back(&it->second.first);
+      if (o == &dst)
+        dstShared = storage.back();
       continue;
     }
     // An indexed shared operand: vectors need unit stride, checked on the
@@ -97,6 +103,22 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
         o->type.getShape().back() % maxWidth != 0)
       maxWidth = 1;
   int64_t v = pickVectorWidth(*lm, maxWidth, storage);
+  // Without cp.async, a shared destination whose layout breaks the
+  // source's vectors (an MFMA operand stored K-outer, transposed in LDS so
+  // that the gemm reads K runs as vectors) takes the vectors element by
+  // element: one wide global load and narrow LDS stores beat narrow loads
+  // and stores. (cp.async needs the vector whole in both.)
+  bool scatterDst = false;
+  if (dstShared && src.space == MemorySpace::Global &&
+      !options.target.has(TargetFeature::cp_async)) {
+    SmallVector<const Layout *> others(llvm::make_filter_range(
+        storage, [&](const Layout *l) { return l != dstShared; }));
+    int64_t wide = pickVectorWidth(*lm, maxWidth, others);
+    if (wide > v) {
+      v = wide;
+      scatterDst = true;
+    }
+  }
 
   // Registers of a fragment operand for each register of the loop.
   auto fragRegs = [&](const Operand &o,
@@ -173,6 +195,19 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
       }
       return;
     }
+    if (scatterDst) {
+      for (int64_t k = 0; k < v; ++k) {
+        SmallVector<Value> at = llvm::to_vector(coords);
+        at.back() =
+            b.createOrFold<arith::AddIOp>(loc, at.back(), cst(b, loc, k));
+        SmallVector<Value> idx = operandIndices(b, loc, dst, at);
+        auto [mem, memIdx] = address(b, loc, dst.buffer, idx);
+        memref::StoreOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, value, k).getResult(),
+            mem, memIdx);
+      }
+      return;
+    }
     SmallVector<Value> idx = operandIndices(b, loc, dst, coords);
     auto [mem, memIdx] = address(b, loc, dst.buffer, idx);
     auto store = [&](OpBuilder &b) {
@@ -214,7 +249,7 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   // (AMD) they are plain loads and LDS stores, into the slot the loop
   // fills ahead.
   int64_t copyBytes = v * elementBytes(srcElem);
-  bool async = op->hasAttr(kAsyncCopyAttr) &&
+  bool async = !scatterDst && op->hasAttr(kAsyncCopyAttr) &&
                options.target.has(TargetFeature::cp_async) &&
                src.space == MemorySpace::Global &&
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
@@ -376,6 +411,8 @@ struct CopyModel : public TileOpInterface::ExternalModel<CopyModel, CopyOp> {
     operands.shape = copy.getTileShape();
     if (std::optional<uint64_t> width = copy.getCoalescedWidth())
       operands.vectorWidth = *width;
+    operands.dstMayScatter =
+        getMemorySpace(copy.getSrc().getType()) == MemorySpace::Global;
     return state.collectTileLoop(op, operands);
   }
 

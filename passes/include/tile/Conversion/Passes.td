@@ -146,6 +146,14 @@ def TileFlushDenormals
     become zero, which softmax-like kernels never notice. `tile-to-nvvm`
     runs it under `fast-math=true` (`tile-compile --fast-math`).
 
+    In a module for an AMD chip (a `#rocdl.target`) the functions keep
+    their denormal mode: there, flushing would make the backend switch the
+    mode around every f32 division and keep the device library's functions,
+    compiled for IEEE denormals, from being inlined. Only exp2 changes:
+    calls of ocml's `__ocml_exp2_f32` become `rocdl.exp2`, one `v_exp_f32`
+    without the scaling of subnormal inputs and results. `tile-to-rocdl`
+    runs it under `fast-math=true`.
+
     Before:
 
     ```mlir

@@ -9,7 +9,10 @@
 // copies into LDS free of bank conflicts. C is computed transposed
 // (A and B swap places in the instruction), so each lane ends up with
 // four consecutive columns of a row, which the copy out stores as one
-// vector.
+// vector. An operand in registers (rs, sr, rr) gets the instruction's
+// operand layout with K runs of four per lane, which is where the
+// accumulator keeps its columns: attention's P, a cast of the Q·Kᵀ
+// accumulator, feeds the P·V gemm without leaving its lanes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +30,10 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-std::optional<MfmaPlan> mlir::tile::planMfma(MmaAttr mma, int64_t m, int64_t n,
-                                             int64_t k, int64_t threads,
-                                             int64_t waveSize,
-                                             int64_t elementBytes,
-                                             GemmPolicy policy) {
+std::optional<MfmaPlan>
+mlir::tile::planMfma(MmaAttr mma, int64_t m, int64_t n, int64_t k,
+                     int64_t threads, int64_t waveSize, int64_t elementBytes,
+                     GemmPolicy policy, bool registerOperand) {
   MfmaPlan plan;
   plan.atom = mma.getM();
   plan.k = mma.getK();
@@ -48,6 +50,15 @@ std::optional<MfmaPlan> mlir::tile::planMfma(MmaAttr mma, int64_t m, int64_t n,
   if (!split)
     return std::nullopt;
   std::tie(plan.wavesM, plan.wavesN) = *split;
+  // A register operand: runs of four, the accumulator's columns per lane
+  // and group, so that the operand layout holds a cast accumulator's
+  // elements on the same lanes.
+  if (registerOperand)
+    for (int64_t pack : {4, 2, 1})
+      if (plan.perLane * pack == 4 && k % (plan.k * pack) == 0) {
+        plan.pack = pack;
+        return plan;
+      }
   // The widest vector read of at most 16 bytes whose K step divides K.
   for (int64_t pack : {4, 2, 1})
     if (plan.perLane * pack * elementBytes <= 16 && k % (plan.k * pack) == 0) {
@@ -80,6 +91,65 @@ Fragment mlir::tile::getMfmaAccumulator(MLIRContext *ctx, const MfmaPlan &plan,
                        getReadableExpr(reg, 2, 0), threads);
 }
 
+Fragment mlir::tile::getMfmaOperand(MLIRContext *ctx, const MfmaPlan &plan,
+                                    bool isA, int64_t m, int64_t n,
+                                    int64_t kDim, int64_t threads,
+                                    int64_t waveSize) {
+  AffineExpr mn = getAffineDimExpr(0, ctx), k = getAffineDimExpr(1, ctx);
+  AffineExpr replica = getAffineSymbolExpr(0, ctx);
+  int64_t extent = isA ? m / plan.wavesM : n / plan.wavesN;
+  int64_t atoms = extent / plan.atom;
+  int64_t run = plan.perLane * plan.pack, kStep = plan.k * plan.pack;
+  // Wave w owns block (w mod wavesM, w / wavesM) of C: A's rows follow
+  // the first, B's columns the second; the other index picks the copy.
+  AffineExpr along = mn.floorDiv(extent);
+  AffineExpr wave =
+      isA ? along + replica * plan.wavesM : replica + along * plan.wavesM;
+  int64_t replicas = isA ? plan.wavesN : plan.wavesM;
+  if (replicas == 1)
+    wave = wave.replaceSymbols({getAffineConstantExpr(0, ctx)});
+  AffineExpr inWave = mn % extent;
+  AffineExpr lane = inWave % plan.atom + (k % kStep).floorDiv(run) * plan.atom;
+  AffineExpr reg =
+      (k.floorDiv(kStep) * atoms + inWave.floorDiv(plan.atom)) * run + k % run;
+  return Fragment::get(
+      {isA ? m : n, kDim},
+      getReadableExpr(wave * waveSize + lane, 2, replicas == 1 ? 0 : 1),
+      getReadableExpr(reg, 2, 0), threads, replicas);
+}
+
+/// The layout of a K x MN operand tile stored MN x K in LDS with the
+/// gemm swizzle: a lane's K run, a column of the tile, is one vector in
+/// LDS, and the copy into LDS scatters its rows instead.
+static Layout getTransposedSharedLayout(MLIRContext *ctx,
+                                        ArrayRef<int64_t> shape, int64_t bits) {
+  Layout stored = getGemmSharedLayout(ctx, {shape[1], shape[0]}, bits);
+  AffineMap swap = AffineMap::get(
+      2, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(0, ctx)}, ctx);
+  if (std::optional<Layout> composed =
+          stored.compose(Layout::affine(shape, swap)))
+    return *composed;
+  return getGemmSharedLayout(ctx, shape, bits);
+}
+
+/// Whether `layout` of a K x MN tile keeps runs of `width` consecutive K
+/// of a column contiguous and aligned.
+static bool keepsColumnsContiguous(const Layout &layout, int64_t width) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.size() != 2 || shape[0] % width != 0)
+    return false;
+  for (int64_t c = 0; c < shape[1]; ++c)
+    for (int64_t r0 = 0; r0 < shape[0]; r0 += width) {
+      int64_t base = layout.apply({r0, c})[0];
+      if (base % width != 0)
+        return false;
+      for (int64_t j = 1; j < width; ++j)
+        if (layout.apply({r0 + j, c})[0] != base + j)
+          return false;
+    }
+  return true;
+}
+
 std::optional<LogicalResult>
 mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
                           int64_t m, int64_t n, int64_t k) {
@@ -88,37 +158,51 @@ mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
   MemRefType aType = gemm.getA().getType();
   int64_t bytes =
       std::max<int64_t>(1, aType.getElementType().getIntOrFloatBitWidth() / 8);
-  std::optional<MfmaPlan> plan =
-      planMfma(mma, m, n, k, state.getThreads(), target.getWarpSize(), bytes,
-               gemm.getPolicy());
+  auto inRegisters = [&](Value operand) {
+    BufferLayout *buffer = state.lookup(operand);
+    return buffer && buffer->space == MemorySpace::Fragment;
+  };
+  std::optional<MfmaPlan> plan = planMfma(
+      mma, m, n, k, state.getThreads(), target.getWarpSize(), bytes,
+      gemm.getPolicy(), inRegisters(gemm.getA()) || inRegisters(gemm.getB()));
   if (!plan)
     return std::nullopt;
-  // Operands in registers would need the instruction's operand fragments
-  // per wave; the lowering reads LDS only.
-  for (Value operand : {gemm.getA(), gemm.getB()}) {
-    BufferLayout *buffer = state.lookup(operand);
-    if (buffer && buffer->space != MemorySpace::Shared)
-      return gemm.emitOpError()
-             << "expected " << (operand == gemm.getA() ? "A" : "B")
-             << " in shared memory, not a fragment: the MFMA gemm on "
-             << target.getChip() << " reads its operands from LDS";
-  }
+  std::string waves =
+      std::to_string(plan->wavesM) + "x" + std::to_string(plan->wavesN);
   Fragment c = getMfmaAccumulator(ctx, *plan, m, n, state.getThreads(),
                                   target.getWarpSize());
-  std::string why = "the C operand of the MFMA gemm, " +
-                    std::to_string(plan->wavesM) + "x" +
-                    std::to_string(plan->wavesN) + " waves";
+  std::string why = "the C operand of the MFMA gemm, " + waves + " waves";
   if (failed(state.requireFragment(gemm.getC(), c, {gemm, why})))
     return failure();
-  for (Value operand : {gemm.getA(), gemm.getB()}) {
+  for (bool isA : {true, false}) {
+    Value operand = isA ? gemm.getA() : gemm.getB();
+    if (!inRegisters(operand))
+      continue;
+    Fragment fragment = getMfmaOperand(
+        ctx, *plan, isA, m, n, k, state.getThreads(), target.getWarpSize());
+    // Stored K x M (transpose_a) or K x N (B without transpose_b).
+    if (isA ? gemm.getTransposeA() : !gemm.getTransposeB())
+      fragment = fragment.transpose();
+    std::string operandWhy = std::string("the register ") + (isA ? "A" : "B") +
+                             " operand of the MFMA gemm, " + waves + " waves";
+    if (failed(state.requireFragment(operand, fragment, {gemm, operandWhy})))
+      return failure();
+  }
+  for (bool isA : {true, false}) {
+    Value operand = isA ? gemm.getA() : gemm.getB();
     BufferLayout *buffer = state.lookup(operand);
     // Annotated shared layouts win: any permutation is correct.
-    if (!buffer || buffer->layout)
+    if (!buffer || buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
     auto type = cast<MemRefType>(operand.getType());
-    buffer->layout = getGemmSharedLayout(
-        ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
-    buffer->source = {gemm, "a shared operand of the MFMA gemm"};
+    int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+    bool kOuter = isA ? gemm.getTransposeA() : !gemm.getTransposeB();
+    buffer->layout = kOuter
+                         ? getTransposedSharedLayout(ctx, type.getShape(), bits)
+                         : getGemmSharedLayout(ctx, type.getShape(), bits);
+    buffer->source = {gemm, kOuter ? "a shared operand of the MFMA gemm "
+                                     "stored K-outer (transposed in LDS)"
+                                   : "a shared operand of the MFMA gemm"};
   }
   state.setChoice(gemm, mma.withGroups(plan->wavesM, plan->wavesN));
   return success();
@@ -140,8 +224,13 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   int64_t kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
   int64_t waveSize = options.target.getWarpSize();
   int64_t bytes = std::max<int64_t>(1, aElt.getIntOrFloatBitWidth() / 8);
+  auto inFragment = [](Value operand) {
+    return getMemorySpace(cast<MemRefType>(operand.getType())) ==
+           MemorySpace::Fragment;
+  };
   std::optional<MfmaPlan> plan =
-      planMfma(mma, m, n, kDim, threads, waveSize, bytes, op.getPolicy());
+      planMfma(mma, m, n, kDim, threads, waveSize, bytes, op.getPolicy(),
+               inFragment(op.getA()) || inFragment(op.getB()));
   if (!plan || (mma.hasGroups() && (mma.getGroupsM() != plan->wavesM ||
                                     mma.getGroupsN() != plan->wavesN)))
     return op.emitOpError() << "cannot run as " << mma << " on " << threads
@@ -182,12 +271,16 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
       cRegOf.push_back(reg);
     }
 
-  // A and B in LDS, as (alloc, slot indices, layout).
+  // A and B in LDS, as (alloc, slot indices, layout), or in registers.
   struct Side {
     Value value, root;
     SmallVector<Value> lead;
     Layout layout;
     bool kOuter = false, vectorized = false;
+    /// In a fragment: the register of element j of the run of (step,
+    /// block), at (step * blocks + block) * run + j.
+    Value registers;
+    SmallVector<int64_t> regs;
   } sides[2];
   OpBuilder b(op);
   sides[0].value = op.getA();
@@ -195,6 +288,37 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   sides[1].value = op.getB();
   sides[1].kOuter = !op.getTransposeB();
   for (Side &side : sides) {
+    bool isA = &side == sides;
+    if (inFragment(side.value)) {
+      auto it = fragments.find(side.value);
+      if (it == fragments.end())
+        return op.emitOpError() << "expected " << (isA ? "A" : "B")
+                                << " to be a tile.alloc fragment with a layout";
+      const Fragment &frag = it->second.first;
+      side.registers = it->second.second;
+      int64_t blocks = isA ? atomsM : atomsN;
+      for (int64_t step = 0; step < steps; ++step)
+        for (int64_t block = 0; block < blocks; ++block)
+          for (int64_t j = 0; j < run; ++j) {
+            int64_t reg = uniformRegister(frag, threads, [&](int64_t t) {
+              int64_t wave = t / waveSize, lane = t % waveSize;
+              int64_t mn = (isA ? (wave % plan->wavesM) * waveM
+                                : (wave / plan->wavesM) * waveN) +
+                           block * plan->atom + lane % plan->atom;
+              int64_t k = step * kStep + (lane / plan->atom) * run + j;
+              return side.kOuter ? SmallVector<int64_t>{k, mn}
+                                 : SmallVector<int64_t>{mn, k};
+            });
+            if (reg < 0)
+              return op.emitOpError()
+                     << "expected " << (isA ? "A" : "B")
+                     << " laid out as the register operand of the MFMA gemm "
+                        "of "
+                     << plan->wavesM << "x" << plan->wavesN << " waves";
+            side.regs.push_back(reg);
+          }
+      continue;
+    }
     const Slot *slot = nullptr;
     if (!resolveShared(side.value, side.root, side.layout, slot))
       return op.emitOpError()
@@ -203,9 +327,11 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
                 "one (the MFMA gemm reads its operands from LDS)";
     if (slot)
       side.lead = slot->leadValues(b, loc);
-    // Stored with K innermost: one vector per lane and step. Stored K-outer,
-    // the lane's run is a column, read element by element.
-    side.vectorized = !side.kOuter && keepsRowsContiguous(side.layout, run);
+    // Stored with K innermost, or K-outer in a layout that transposes it
+    // (getTransposedSharedLayout()): one vector per lane and step. Else a
+    // K-outer run is a column, read element by element.
+    side.vectorized = side.kOuter ? keepsColumnsContiguous(side.layout, run)
+                                  : keepsRowsContiguous(side.layout, run);
   }
 
   Value wave = arith::DivUIOp::create(b, loc, tid, cst(b, loc, waveSize));
@@ -226,8 +352,21 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   auto addv = [&](Value x, Value y) -> Value {
     return b.createOrFold<arith::AddIOp>(loc, x, y);
   };
-  // The lane's K run of step `step` at row/column `mn` of `side`.
-  auto loadRun = [&](Side &side, Type elt, Value mn, int64_t step) -> Value {
+  // The lane's K run of step `step` in block `block` of `side`, at
+  // row/column `mn`.
+  auto loadRun = [&](Side &side, Type elt, Value mn, int64_t block,
+                     int64_t step) -> Value {
+    auto type = VectorType::get({run}, elt);
+    if (side.registers) {
+      int64_t blocks = &side == sides ? atomsM : atomsN;
+      SmallVector<Value> elems;
+      for (int64_t j = 0; j < run; ++j)
+        elems.push_back(memref::LoadOp::create(
+            b, loc, side.registers,
+            ValueRange{
+                cst(b, loc, side.regs[(step * blocks + block) * run + j])}));
+      return vector::FromElementsOp::create(b, loc, type, elems);
+    }
     Value k0 = addv(laneK, cst(b, loc, step * kStep));
     auto at = [&](Value k) {
       SmallVector<Value> coords(side.lead);
@@ -235,7 +374,6 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
       coords.push_back(side.kOuter ? mn : k);
       return address(b, loc, side.root, coords);
     };
-    auto type = VectorType::get({run}, elt);
     if (side.vectorized) {
       auto [mem, idx] = at(k0);
       return vector::LoadOp::create(b, loc, type, mem, idx,
@@ -268,10 +406,10 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
     SmallVector<Value> aRuns, bRuns;
     for (int64_t i = 0; i < atomsM; ++i)
       aRuns.push_back(loadRun(
-          sides[0], aElt, addv(add(rowBase, i * plan->atom), laneMN), step));
+          sides[0], aElt, addv(add(rowBase, i * plan->atom), laneMN), i, step));
     for (int64_t j = 0; j < atomsN; ++j)
       bRuns.push_back(loadRun(
-          sides[1], bElt, addv(add(colBase, j * plan->atom), laneMN), step));
+          sides[1], bElt, addv(add(colBase, j * plan->atom), laneMN), j, step));
     for (int64_t p = 0; p < plan->pack; ++p)
       for (int64_t i = 0; i < atomsM; ++i)
         for (int64_t jj = 0; jj < atomsN; ++jj) {

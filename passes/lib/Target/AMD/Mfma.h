@@ -39,10 +39,14 @@ struct MfmaPlan {
 /// The plan of `mma` (an mfma instruction of the target) for an M x N x K
 /// tile of `threads` threads in waves of `waveSize` with `elementBytes`-
 /// byte operands; std::nullopt when the tile does not split into whole
-/// instructions per wave under `policy`.
+/// instructions per wave under `policy`. With `registerOperand` (A or B
+/// in a fragment) the K packing gives a lane runs of four, the column run
+/// of the accumulator, so an accumulator cast to the operand type is
+/// already laid out as the operand.
 std::optional<MfmaPlan> planMfma(MmaAttr mma, int64_t m, int64_t n, int64_t k,
                                  int64_t threads, int64_t waveSize,
-                                 int64_t elementBytes, GemmPolicy policy);
+                                 int64_t elementBytes, GemmPolicy policy,
+                                 bool registerOperand = false);
 
 /// The accumulator fragment of `plan` over an M x N tile: C is computed
 /// transposed (the instruction's rows run along N), so a lane holds four
@@ -50,10 +54,19 @@ std::optional<MfmaPlan> planMfma(MmaAttr mma, int64_t m, int64_t n, int64_t k,
 Fragment getMfmaAccumulator(MLIRContext *ctx, const MfmaPlan &plan, int64_t m,
                             int64_t n, int64_t threads, int64_t waveSize);
 
+/// The register fragment of operand A (`isA`) or B of `plan` in a gemm of
+/// M x N x `kDim`, over the operand stored M x K (A) or N x K (B): wave w
+/// holds its rows (A) or columns (B) for the whole of K, lane l the row or
+/// column l mod atom of each block and, per K step, the run the K packing
+/// gives lane group l / atom; waves of the other dimension hold copies.
+Fragment getMfmaOperand(MLIRContext *ctx, const MfmaPlan &plan, bool isA,
+                        int64_t m, int64_t n, int64_t kDim, int64_t threads,
+                        int64_t waveSize);
+
 /// Lays out `gemm` for `mma`, one of the target's MFMA instructions, and
 /// records the instruction with its wave partition; std::nullopt, with
-/// nothing changed, when the tile does not fit it. Fails with a
-/// diagnostic for operands the MFMA lowering does not read (fragments).
+/// nothing changed, when the tile does not fit it. Operands in fragments
+/// get getMfmaOperand()'s layout.
 std::optional<LogicalResult> inferMfmaGemm(GemmOp gemm, MmaAttr mma,
                                            LayoutInferenceState &state,
                                            int64_t m, int64_t n, int64_t k);
