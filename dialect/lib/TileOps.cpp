@@ -790,6 +790,12 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
       failed(verifyElementType(op, "the source", src)) ||
       failed(verifyArithmeticElementType(op, "the source", src)))
     return failure();
+  // Threads exchange partial results in registers and shared memory of a
+  // fixed width, which `index` does not have before the lowering.
+  if (src.getElementType().isIndex() || dst.getElementType().isIndex())
+    return op->emitOpError()
+           << "cannot combine index elements across threads: they have no "
+              "fixed width; compute on i32 or i64";
   if (dim < 0 || dim >= src.getRank())
     return op->emitOpError()
            << "expected dim in [0, " << src.getRank()

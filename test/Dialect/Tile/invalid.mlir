@@ -1262,6 +1262,30 @@ func.func @cumsum_fp8(%n: index) {
 
 // -----
 
+func.func @cumsum_index(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(8) {
+    %f = tile.alloc : memref<2x8xindex, #tile.fragment>
+    %g = tile.alloc : memref<2x8xindex, #tile.fragment>
+    // expected-error @+1 {{'tile.cumsum' op cannot combine index elements across threads: they have no fixed width; compute on i32 or i64}}
+    tile.cumsum %f -> %g dim(1) : memref<2x8xindex, #tile.fragment> -> memref<2x8xindex, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_index(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64x64xindex, #tile.fragment>
+    %d = tile.alloc : memref<64xindex, #tile.fragment>
+    // expected-error @+1 {{'tile.reduce' op cannot combine index elements across threads: they have no fixed width; compute on i32 or i64}}
+    tile.reduce max %s -> %d dim(1) : memref<64x64xindex, #tile.fragment> -> memref<64xindex, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
 func.func @reduce_global(%n: index, %g: memref<64x64xf32>) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     %d = tile.alloc : memref<64xf32, #tile.fragment>
