@@ -216,3 +216,22 @@ func.func @written_tile(%X: memref<?x128xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// cp.async counts whole elements: a pipelined copy of 4-bit elements is
+// not issued asynchronously (it stays a plain copy into the slot).
+// CHECK-LABEL: func.func @pipelined_f4
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: return
+func.func @pipelined_f4(%A: memref<?x64xf4E2M1FN>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %a = tile.alloc : memref<64x64xf4E2M1FN, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      tile.copy %A[%k, %c0] -> %a : memref<?x64xf4E2M1FN> -> memref<64x64xf4E2M1FN, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}

@@ -245,7 +245,8 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   };
 
   // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
-  // bytes per thread, no conversion) where the target has it; elsewhere
+  // bytes per thread, no conversion, elements of a byte or more: cp.async
+  // counts whole elements) where the target has it; elsewhere
   // (AMD) they are plain loads and LDS stores, into the slot the loop
   // fills ahead.
   int64_t copyBytes = v * elementBytes(srcElem);
@@ -253,6 +254,7 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
                options.target.has(TargetFeature::cp_async) &&
                src.space == MemorySpace::Global &&
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
+               srcElem.getIntOrFloatBitWidth() >= 8 &&
                (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
   // cp.async of one vector; with `valid`, a vector wholly inside (valid ==
   // v) or wholly outside (valid == 0: nothing read, all zero-filled) the
