@@ -1166,6 +1166,9 @@ LogicalResult PipelinedOp::verify() {
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1)
     return emitOpError() << "expected stages >= 1, got " << stages;
+  // Each stage is a slot of every shared tile the loop fills.
+  if (stages > 64)
+    return emitOpError() << "expected at most 64 stages, got " << stages;
   std::optional<int64_t> step = getConstantIntValue(getStep());
   if (step && *step < 1)
     return emitOpError() << "expected a positive step, got " << *step;

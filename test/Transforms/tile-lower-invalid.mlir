@@ -266,3 +266,4 @@ func.func @packed_not_owned() {
   }
   return
 }
+

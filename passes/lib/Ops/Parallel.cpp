@@ -27,6 +27,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <map>
 #include <numeric>
@@ -82,6 +83,24 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
   if (frag->getThreads() != threads)
     return op.emitOpError("loop layout for ")
            << frag->getThreads() << " threads in a kernel of " << threads;
+  // Every thread's iterations are unrolled: a domain far beyond any
+  // register file would take the compiler forever to emit.
+  constexpr int64_t kMaxIterationsPerThread = 1 << 16;
+  int64_t perThread = 1;
+  for (int64_t extent : op.getExtents()) {
+    perThread = extent > kMaxIterationsPerThread * threads
+                    ? kMaxIterationsPerThread * threads + 1
+                    : perThread * extent;
+    if (perThread > kMaxIterationsPerThread * threads)
+      break;
+  }
+  perThread = llvm::divideCeil(perThread, threads);
+  if (perThread > kMaxIterationsPerThread)
+    return op.emitOpError()
+           << "unrolls more than " << kMaxIterationsPerThread
+           << " iterations per thread (extents "
+           << llvm::interleaved(op.getExtents(), "x") << " over " << threads
+           << " threads); loop over smaller tiles with scf.for";
   FailureOr<LoopMap> lm = buildCachedLoopMap(op, *frag);
   if (failed(lm))
     return failure();

@@ -2165,3 +2165,16 @@ func.func @kernel_fp8_arith(%x: memref<?xf8E4M3FNUZ>, %n: index) {
   }
   return
 }
+
+// -----
+
+func.func @pipelined_too_many_stages(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.pipelined' op expected at most 64 stages, got 9223372036854775807}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(9223372036854775807) {
+    }
+  }
+  return
+}
