@@ -19,3 +19,10 @@ func.func @amd_function() attributes {tile.target = #tile.target<"gfx90a">} {
 func.func @nvidia_function() attributes {tile.target = #tile.target<"sm_90a">} {
   return
 }
+
+// -----
+
+// A hand-written gpu.module names its own serialization target.
+// expected-error @+1 {{gpu.module @rocdl_kernels targets #rocdl.target<chip = "gfx942">, in a module compiled for sm_80; a module is compiled for one vendor's chips}}
+gpu.module @rocdl_kernels [#rocdl.target<chip = "gfx942">] {
+}

@@ -9,6 +9,10 @@
 #include "tile/Transforms/AttachTarget.h"
 #include "tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
 #include "tile/Dialect/Tile/Target.h"
 #include "tile/Dialect/Tile/TileDialect.h"
 
@@ -43,6 +47,24 @@ LogicalResult mlir::tile::attachTarget(Operation *op, StringRef chip) {
   // for the other vendor's chips would be lowered to instructions the
   // module's serialization cannot translate.
   WalkResult mixed = op->walk([&](Operation *inner) {
+    // A hand-written gpu.module names its own serialization target.
+    if (auto gpuModule = dyn_cast<gpu::GPUModuleOp>(inner)) {
+      for (Attribute t : gpuModule.getTargetsAttr()
+                             ? gpuModule.getTargetsAttr().getValue()
+                             : ArrayRef<Attribute>()) {
+        bool amd = isa<ROCDL::ROCDLTargetAttr>(t);
+        if (!amd && !isa<NVVM::NVVMTargetAttr>(t))
+          continue;
+        if (amd == (target->getVendor() == Vendor::amd))
+          continue;
+        gpuModule.emitError()
+            << "gpu.module @" << gpuModule.getName() << " targets " << t
+            << ", in a module compiled for " << target->getChip()
+            << "; a module is compiled for one vendor's chips";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
     TargetAttr own = inner == op ? TargetAttr() : helper.getAttr(inner);
     if (!own || own.getVendor() == target->getVendor())
       return WalkResult::advance();
