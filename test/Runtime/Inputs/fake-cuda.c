@@ -23,12 +23,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "tile-runtime/Runtime.h"
-
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "fake-host.h"
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -129,9 +124,6 @@ CUresult cuCtxSetCurrent(void *ctx) {
 
 CUresult cuCtxSynchronize(void) { return OK; }
 
-typedef void (*Kernel)(const unsigned grid[3], const unsigned block[3],
-                       void **params);
-
 static void vaddF32(const unsigned grid[3], const unsigned block[3],
                     void **params) {
   float *a, *b, *c;
@@ -145,29 +137,10 @@ static void vaddF32(const unsigned grid[3], const unsigned block[3],
     c[i] = a[i] + b[i];
 }
 
-/// Reads memref descriptor number `k` (seven arguments each) of a rank-2
-/// kernel: aligned pointer, offset, sizes and strides.
-static void descriptor(void **params, int k, uint16_t **ptr, int64_t v[5]) {
-  memcpy(ptr, params[7 * k + 1], sizeof(*ptr));
-  for (int i = 0; i < 5; ++i)
-    memcpy(&v[i], params[7 * k + 2 + i], sizeof(int64_t));
-}
-
 static void add2dF16(const unsigned grid[3], const unsigned block[3],
                      void **params) {
-  uint16_t *a, *b, *c;
-  int64_t da[5], db[5], dc[5];
-  descriptor(params, 0, &a, da);
-  descriptor(params, 1, &b, db);
-  descriptor(params, 2, &c, dc);
-  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
-    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
-      if (row >= dc[1] || col >= dc[2])
-        continue;
-      float x = tileRtF16ToF32(a[da[0] + row * da[3] + col * da[4]]);
-      float y = tileRtF16ToF32(b[db[0] + row * db[3] + col * db[4]]);
-      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
-    }
+  fakeAdd2dF16(params, (int64_t)grid[1] * block[1],
+               (int64_t)grid[0] * block[0]);
 }
 
 /// add2d_f16 with A read through the stand-in tensor map that follows the
@@ -177,8 +150,8 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
   uint16_t *a, *b, *c;
   int64_t db[5], dc[5];
   uint64_t pitch;
-  descriptor(params, 0, &b, db);
-  descriptor(params, 1, &c, dc);
+  fakeDescriptor(params, 0, &b, db);
+  fakeDescriptor(params, 1, &c, dc);
   memcpy(&a, params[14], sizeof(a));
   memcpy(&pitch, (char *)params[14] + 8, sizeof(pitch));
   for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
@@ -188,27 +161,6 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
       float x = tileRtF16ToF32(a[row * (pitch / 2) + col]);
       float y = tileRtF16ToF32(b[db[0] + row * db[3] + col * db[4]]);
       c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
-    }
-}
-
-/// C (M x N) = A (M x K) B (K x N), row by row over the descriptors'
-/// sizes and strides, whatever the grid: the geometry only identifies the
-/// variant launched.
-static void gemmF16(const unsigned grid[3], const unsigned block[3],
-                    void **params) {
-  (void)grid, (void)block;
-  uint16_t *a, *b, *c;
-  int64_t da[5], db[5], dc[5];
-  descriptor(params, 0, &a, da);
-  descriptor(params, 1, &b, db);
-  descriptor(params, 2, &c, dc);
-  for (int64_t i = 0; i < dc[1]; ++i)
-    for (int64_t j = 0; j < dc[2]; ++j) {
-      float acc = 0;
-      for (int64_t k = 0; k < da[2]; ++k)
-        acc += tileRtF16ToF32(a[da[0] + i * da[3] + k * da[4]]) *
-               tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
-      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
     }
 }
 
@@ -225,7 +177,7 @@ typedef struct KernelEntry {
 static KernelEntry kernels[] = {{"vadd_f32", vaddF32},
                                 {"add2d_f16", add2dF16},
                                 {"add2d_f16_tma", add2dF16Tma},
-                                {"gemm_f16", gemmF16},
+                                {"gemm_f16", fakeGemmF16},
                                 {"nop", nop}};
 
 static struct {
@@ -364,13 +316,13 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t bytes) {
 
 CUresult cuEventCreate(void **event, unsigned flags) {
   (void)flags;
-  *event = calloc(1, sizeof(struct timespec));
-  return OK;
+  *event = fakeEventCreate();
+  return *event ? OK : INVALID_VALUE;
 }
 
 CUresult cuEventRecord(void *event, void *stream) {
   (void)stream;
-  clock_gettime(CLOCK_MONOTONIC, (struct timespec *)event);
+  fakeEventRecord(event);
   return OK;
 }
 
@@ -380,9 +332,7 @@ CUresult cuEventSynchronize(void *event) {
 }
 
 CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
-  const struct timespec *s = start, *e = end;
-  *ms =
-      (float)((e->tv_sec - s->tv_sec) * 1e3 + (e->tv_nsec - s->tv_nsec) / 1e6);
+  *ms = fakeEventElapsed(start, end);
   return OK;
 }
 
