@@ -32,6 +32,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
+from report import geomean  # noqa: E402
+
 # The paper's Table 3 (FA0-FA4) and two larger shapes:
 # (name, batch, heads, seq_q, seq_kv, dim, causal).
 PAPER = [("FA0", 1, 32, 512, 512, 128, True),
@@ -249,7 +251,7 @@ def main():
                       f"{mine[1]:.3f}-{mine[2]:.3f} |")
         for t in types:
             if ratios[t]:
-                g = math.exp(sum(map(math.log, ratios[t])) / len(ratios[t]))
+                g = geomean(ratios[t])
                 print(f"\n{t}: geometric mean of tile / best torch over "
                       f"{len(ratios[t])} shapes: {g:.3f}x "
                       f"(min {min(ratios[t]):.2f}x)")

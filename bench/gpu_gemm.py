@@ -54,6 +54,8 @@ except ImportError:  # the helpers above main() still load without them
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from report import markdown_table  # noqa: E402
+
 # (name, M, N, K): the paper's Table 2, then the ragged shapes.
 PAPER_SHAPES = [
     ("M0", 4096, 1024, 8192),
@@ -185,13 +187,6 @@ def tflops(m, n, k, ms):
 
 def fmt_rate(value):
     return "-" if value is None else f"{value:.1f}"
-
-
-def markdown_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------

@@ -51,6 +51,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+from report import markdown_table  # noqa: E402
+
 # (name, N, K) of the TileLang paper's Appendix A, Table 2 (m = 1).
 GEMV_SHAPES = [("V0", 16384, 16384), ("V1", 43008, 14336),
                ("V2", 14336, 14336), ("V3", 57344, 14336),
@@ -79,13 +81,6 @@ def tolerance(ot, k):
     [-1, 1) rounded to `ot`: four ulps, and an absolute floor that grows
     like the sum itself (sqrt(K)) for elements that cancel."""
     return 4 * ULP[ot], 1e-4 * math.sqrt(k)
-
-
-def markdown_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def manifest(root, config, kernel):

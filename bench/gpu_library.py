@@ -44,13 +44,14 @@ check failed or any launch did not run.
 
 import argparse
 import ctypes
-import math
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+
+from report import geomean, markdown_table  # noqa: E402
 
 # (name, N, K) of the TileLang paper's Appendix A, Table 2.
 DECODE_NK = [("V0", 16384, 16384), ("V1", 43008, 14336),
@@ -117,17 +118,6 @@ def artifacts(root):
             if os.path.exists(path):
                 found.append((layout, t, path))
     return found
-
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-def markdown_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def variant_name(kernel, chosen):

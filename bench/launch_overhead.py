@@ -42,6 +42,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from report import markdown_table  # noqa: E402
 
 M, N, K = 16, 256, 256
 # What a Python launch may cost over the prepared launch on the GPU, and
@@ -118,13 +121,6 @@ def measure(kernel, a, b, c, c2, stream, sync, launches, tile_run,
              cell("prepared")]]
     ok = status[0] == 0 and times["prepared"] is not None
     return rows, times, ok
-
-
-def markdown_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def report(rows, times, launches, where, goal,
