@@ -34,24 +34,13 @@ CHECK-NEXT: PASS
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-static void writeFile(const char *dir, const char *name, const char *text) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f)) {
-    printf("FAIL: cannot write %s\n", path);
-    exit(1);
-  }
-}
 
 int main(int argc, char **argv) {
   if (argc != 2) {

@@ -37,6 +37,7 @@ CHECK-NEXT: PASS
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
 #include <dlfcn.h>
@@ -46,20 +47,9 @@ CHECK-NEXT: PASS
 
 enum { kRows = 4, kCols = 8 };
 
-static int failures;
 static long (*encodes)(void);
 static const char *(*lastLaunch)(unsigned *, unsigned *, void **, long *);
 static long encodedBefore;
-
-static void writeFile(const char *dir, const char *name, const char *text) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f)) {
-    printf("FAIL: cannot write %s\n", path);
-    exit(1);
-  }
-}
 
 static tileRtKernel *load(const char *dir, const char *name) {
   char path[1024];

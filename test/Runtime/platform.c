@@ -29,29 +29,11 @@ NOHIP: no hip: TILE_RT_ERROR_NO_DRIVER: no HIP runtime: cannot load '/nonexisten
 //
 //===----------------------------------------------------------------------===//
 
+#include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-/// Prints the error of a call that must fail.
-static void expectError(tileRtStatus s, const char *what) {
-  if (s == TILE_RT_SUCCESS) {
-    ++failures;
-    printf("FAIL: %s succeeded\n", what);
-    return;
-  }
-  printf("%s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
-}
-
-static void expectOk(tileRtStatus s, const char *what) {
-  if (s == TILE_RT_SUCCESS)
-    return;
-  ++failures;
-  printf("FAIL: %s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
-}
 
 static const char *name(tileRtPlatform p) {
   return p == TILE_RT_PLATFORM_HIP ? "hip" : "cuda";

@@ -31,31 +31,12 @@ NOTDRIVER: SKIP: no CUDA driver: TILE_RT_ERROR_NO_DRIVER: the CUDA driver 'libm.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-/// Prints `what` with the status and message of a call that must succeed.
-static void expectOk(tileRtStatus s, const char *what) {
-  if (s == TILE_RT_SUCCESS)
-    return;
-  ++failures;
-  printf("FAIL: %s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
-}
-
-/// Prints the error of a call that must fail.
-static void expectError(tileRtStatus s, const char *what) {
-  if (s == TILE_RT_SUCCESS) {
-    ++failures;
-    printf("FAIL: %s succeeded\n", what);
-    return;
-  }
-  printf("%s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
-}
 
 int main(int argc, char **argv) {
   tileRtDevicePtr ptr = 0;

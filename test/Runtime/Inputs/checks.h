@@ -1,0 +1,50 @@
+//===- checks.h - checks the C runtime's test programs share ---*- C -*-===//
+//
+// The failure count and the checks of the test programs in test/Runtime:
+// calls that must succeed or fail (printing the runtime's message, which
+// the lit RUN lines FileCheck), and the files they write for manifests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TEST_RUNTIME_CHECKS_H
+#define TILE_TEST_RUNTIME_CHECKS_H
+
+#include "tile-runtime/Runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/// Failed checks so far; the program's exit status when nonzero.
+static int failures;
+
+/// Prints `what` with the status and message of a call that must succeed.
+static inline void expectOk(tileRtStatus s, const char *what) {
+  if (s == TILE_RT_SUCCESS)
+    return;
+  ++failures;
+  printf("FAIL: %s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
+}
+
+/// Prints the error of a call that must fail.
+static inline void expectError(tileRtStatus s, const char *what) {
+  if (s == TILE_RT_SUCCESS) {
+    ++failures;
+    printf("FAIL: %s succeeded\n", what);
+    return;
+  }
+  printf("%s: %s: %s\n", what, tileRtStatusName(s), tileRtErrorString());
+}
+
+/// Writes `text` to `dir`/`name`; exits on failure.
+static inline void writeFile(const char *dir, const char *name,
+                             const char *text) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f)) {
+    printf("FAIL: cannot write %s\n", path);
+    exit(1);
+  }
+}
+
+#endif // TILE_TEST_RUNTIME_CHECKS_H
