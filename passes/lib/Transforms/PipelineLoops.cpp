@@ -904,9 +904,11 @@ void mlir::tile::finishTensorCoreTurns(KernelOp kernel) {
       // An scf.if of a turn keeps its condition, now unused, for
       // canonicalization to remove.
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        for (Operation &inner : llvm::make_early_inc_range(
-                 llvm::reverse(ifOp.thenBlock()->without_terminator())))
-          inner.erase();
+        SmallVector<Operation *> inner =
+            llvm::map_to_vector(ifOp.thenBlock()->without_terminator(),
+                                [](Operation &o) { return &o; });
+        for (Operation *o : llvm::reverse(inner))
+          o->erase();
       } else {
         op->erase();
       }
