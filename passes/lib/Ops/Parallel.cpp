@@ -86,16 +86,11 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
   // Every thread's iterations are unrolled: a domain far beyond any
   // register file would take the compiler forever to emit.
   constexpr int64_t kMaxIterationsPerThread = 1 << 16;
-  int64_t perThread = 1;
-  for (int64_t extent : op.getExtents()) {
-    perThread = extent > kMaxIterationsPerThread * threads
-                    ? kMaxIterationsPerThread * threads + 1
-                    : perThread * extent;
-    if (perThread > kMaxIterationsPerThread * threads)
-      break;
-  }
-  perThread = llvm::divideCeil(perThread, threads);
-  if (perThread > kMaxIterationsPerThread)
+  uint64_t iterations = 1;
+  for (int64_t extent : op.getExtents())
+    iterations = llvm::SaturatingMultiply(iterations, uint64_t(extent));
+  if (llvm::divideCeil(iterations, uint64_t(threads)) >
+      uint64_t(kMaxIterationsPerThread))
     return op.emitOpError()
            << "unrolls more than " << kMaxIterationsPerThread
            << " iterations per thread (extents "
