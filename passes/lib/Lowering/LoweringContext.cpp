@@ -286,6 +286,15 @@ void lowering::emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm,
 // Buffers
 //===----------------------------------------------------------------------===//
 
+const std::pair<Fragment, Value> *LoweringContext::getAccumulator(GemmOp op) {
+  auto it = fragments.find(op.getC());
+  if (it != fragments.end())
+    return &it->second;
+  op.emitOpError("expected C to be a tile.alloc fragment with a layout; run "
+                 "tile-infer-layout first");
+  return nullptr;
+}
+
 LogicalResult LoweringContext::init() {
   Block &body = kernel.getBody().front();
   OpBuilder b(&body, body.begin());

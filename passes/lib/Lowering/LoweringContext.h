@@ -156,6 +156,9 @@ struct LoweringContext {
   DenseMap<Value, std::pair<Layout, Value>> sharedLayouts;
 
   LogicalResult init();
+  /// The fragment and register array of `op`'s accumulator C; null, with
+  /// an error at `op`, when C is not a laid-out fragment.
+  const std::pair<Fragment, Value> *getAccumulator(GemmOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerFill(Operation *op, Value buffer, Value value);
   LogicalResult lowerParallel(ParallelOp op);

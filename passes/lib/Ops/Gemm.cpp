@@ -216,12 +216,11 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
   if (!aInv || !bInv || !cInv)
     return op.emitOpError() << "internal error: mma fragments: " << error;
 
-  auto cIt = fragments.find(op.getC());
-  if (cIt == fragments.end())
-    return op.emitOpError("expected C to be a tile.alloc fragment with a "
-                          "layout; run tile-infer-layout first");
-  const Fragment &cFrag = cIt->second.first;
-  Value cRegs = cIt->second.second;
+  const std::pair<Fragment, Value> *accumulator = getAccumulator(op);
+  if (!accumulator)
+    return failure();
+  const Fragment &cFrag = accumulator->first;
+  Value cRegs = accumulator->second;
 
   // Thread t's warp position, for the compile-time register checks.
   auto warpOrigin = [&](int64_t t) {

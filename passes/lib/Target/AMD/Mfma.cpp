@@ -243,12 +243,11 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   int64_t kStep = plan->k * plan->pack;
   int64_t steps = kDim / kStep;
 
-  auto cIt = fragments.find(op.getC());
-  if (cIt == fragments.end())
-    return op.emitOpError("expected C to be a tile.alloc fragment with a "
-                          "layout; run tile-infer-layout first");
-  const Fragment &cFrag = cIt->second.first;
-  Value cRegs = cIt->second.second;
+  const std::pair<Fragment, Value> *accumulator = getAccumulator(op);
+  if (!accumulator)
+    return failure();
+  const Fragment &cFrag = accumulator->first;
+  Value cRegs = accumulator->second;
   // C registers of each (atom, accumulator element), the same on every
   // thread when C has the accumulator layout (getMfmaAccumulator()).
   int64_t groups = waveSize / plan->atom;
