@@ -7,10 +7,12 @@ Two steps, because compiling needs MLIR and timing needs the GPU:
     python3 bench/tune_gemm.py compile --kernel kernels/gemm_nn.mlir \\
         --out build/tune/nn-f16 --space BN=128,256 STAGES=3,4,5 THREADS=128,256
 
-    # on the GPU machine: check and time every variant per shape, keep the
-    # fastest correct one per shape in the table
+    # on the GPU machine: check and time every variant per shape (through
+    # the Python package, python/tile), keep the fastest correct one per
+    # shape in the table
     python3 bench/tune_gemm.py run --kernels build/tune/nn-f16 \\
-        --tile-run /tmp/rt/bin/tile-run --shapes M0,M5 --table kernels/gemm_tuned.txt
+        --runtime /tmp/rt/lib/libtile_runtime.so --shapes M0,M5 \\
+        --table kernels/gemm_tuned.txt
 
     # then, anywhere
     tile-compile kernels/gemm_nn.mlir --tuned kernels/gemm_tuned.txt --shape 8192x8192x8192
@@ -18,15 +20,29 @@ Two steps, because compiling needs MLIR and timing needs the GPU:
     # or a rule for a range of shapes, for tile-compile --dispatch: the
     # variant with the best geometric mean over the shapes (which must lie
     # in the range) replaces the rule entry of that range
-    python3 bench/tune_gemm.py run --kernels build/tune/nn-f16-small \
-        --tile-run /tmp/rt/bin/tile-run --shapes 1x16384x16384,16x9216x36864 \
-        --rule '1..64x*x*' --table kernels/gemm_tuned.txt
+    python3 bench/tune_gemm.py run --kernels build/tune/nn-f16-small \\
+        --runtime /tmp/rt/lib/libtile_runtime.so \\
+        --shapes 1x16384x16384,16x9216x36864 --rule '1..64x*x*' \\
+        --table kernels/gemm_tuned.txt
+
+    # or every rule of a kernel at once: save every variant's rate on many
+    # shapes (`llm` is the 40 shapes of bench/gpu_library.py) on the GPU,
+    # then, anywhere, choose the variant of each range (the shapes a range
+    # is the first to match, the best geometric mean ratio to cuBLAS among
+    # the variants correct on all of them) and replace the kernel's rules
+    python3 bench/tune_gemm.py run --kernels build/tune/nn-f16 \\
+        --runtime /tmp/rt/lib/libtile_runtime.so --shapes llm --save nn.json
+    python3 bench/tune_gemm.py rules --rates nn.json --rule '1..16x*x*' \\
+        --rule '17..64x*x*' --rule '*x*x*' --table kernels/gemm_tuned.txt
+
+(without a last `--rule '*x*x*'` the table's catch-all rule stays).
 
 `compile` skips points that tile-compile rejects (shared memory or
 registers over the chip's budget, tiles the warps cannot split) and prints
 why. `run` checks every variant once with a poisoned output against the
 torch reference before timing it (median of --reps launches), and prints a
-Markdown table with cuBLAS in the same process. A table line is
+Markdown table with cuBLAS timed before and after the variants of a shape
+(the faster counted). A table line is
 `gemm_nn 8192x8192x8192 AT=f16 CT=f32 OT=f16 : BM=... BN=... BK=... STAGES=...
 THREADS=... # TFLOP/s, ratio to cuBLAS, device`; `run` replaces the line of
 the same kernel, shape, chip and types and keeps the others. With --rule
@@ -158,11 +174,50 @@ def insert_rule(table, line):
     return table + [line]
 
 
+def llm_shape_list():
+    """The 40 LLM shapes of bench/gpu_library.py part (b), named MxNxK."""
+    from gpu_library import llm_shapes
+    return [(f"{m}x{n}x{k}", m, n, k) for _, m, n, k in llm_shapes()]
+
+
+def resolve_shapes(words):
+    """(name, M, N, K) for every word of --shapes: M0..M7, R0..R2, MxNxK or
+    `llm` (the 40 shapes of bench/gpu_library.py)."""
+    from gpu_gemm import SHAPES
+    known = {s[0]: s for s in SHAPES}
+    shapes = []
+    for word in words:
+        if word == "llm":
+            shapes += llm_shape_list()
+        elif word in known:
+            shapes.append(known[word])
+        else:
+            parts = word.split("x")
+            if len(parts) != 3 or not all(p.isdigit() for p in parts):
+                raise SystemExit(f"tune_gemm: unknown shape '{word}' "
+                                 "(M0..M7, R0..R2, MxNxK or llm)")
+            shapes.append((word, *map(int, parts)))
+    return shapes
+
+
+def table_values(v):
+    """The (keys, values) text of a table line for variant `v`."""
+    keys = " ".join(f"{key}={v.params[key]}" for key in KEYS
+                    if key in v.params)
+    values = " ".join(f"{p}={v.params[p]}" for p in TUNED if p in v.params)
+    return keys, values
+
+
 def run_space(args):
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "python"))
+    import json
     import torch
-    from gpu_gemm import (SHAPES, cublas_fn, find_variants, make_operands,
-                          tflops, tolerance, torch_dtype)
-    from harness import run_tile, time_torch
+    import tile
+    from gpu_gemm import (cublas_fn, find_variants, make_operands, tflops,
+                          tolerance, torch_dtype)
+    from harness import compare, time_torch
 
     variants = find_variants(args.kernels)
     if not variants:
@@ -171,24 +226,23 @@ def run_space(args):
     if len(kinds) != 1:
         raise SystemExit("tune_gemm: the variants differ in layout or types; "
                          "tune one kind per directory")
-    wanted = args.shapes.split(",")
-    shapes = [s for s in SHAPES if s[0] in wanted]
-    for word in wanted:
-        if word not in {s[0] for s in shapes}:
-            parts = word.split("x")
-            if len(parts) != 3 or not all(p.isdigit() for p in parts):
-                raise SystemExit(f"tune_gemm: unknown shape '{word}' "
-                                 "(M0..M7, R0..R2 or MxNxK)")
-            shapes.append((word, *map(int, parts)))
+    shapes = resolve_shapes(args.shapes.split(","))
     if args.rule:
         outside = [s[0] for s in shapes
                    if not pattern_contains(args.rule, s[1:])]
         if outside:
             raise SystemExit(f"tune_gemm: shapes {', '.join(outside)} lie "
                              f"outside the rule '{args.rule}'")
-    # Per variant, the rates of every shape, for --rule.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    loaded = [(v, tile.load(v.manifest)) for v in variants]
+    # Per variant, the rates of every shape, for --rule and --save.
     rates = {v.manifest: [] for v in variants}
-    device = torch.cuda.get_device_name()
+    saved = {"device": torch.cuda.get_device_name(), "chip": args.chip,
+             "layout": variants[0].layout, "types": variants[0].types(),
+             "variants": {v.name(args.kernels): dict(v.params)
+                          for v in variants},
+             "shapes": {}}
+    device = saved["device"]
     gen = torch.Generator(device="cuda")
     gen.manual_seed(7)
     table = read_table(args.table)
@@ -200,45 +254,63 @@ def run_space(args):
         a, b, av, bv, ref = make_operands(v0, m, n, k, gen)
         rtol, atol = tolerance(v0.ot, k, v0.ct, v0.at)
         fn = cublas_fn(v0, av, bv)
-        blas = tflops(m, n, k, time_torch(fn, reps=args.reps)[0]) \
-            if fn else None
+        before = time_torch(fn, reps=args.reps)[0] if fn else None
         best = None
-        for v in variants:
-            out = torch.empty(m, n, dtype=torch_dtype(v.ot), device="cuda")
-            r = run_tile(args.tile_run, v.manifest, {"arg0": a, "arg1": b},
-                         {"arg2": out}, {"arg2": ref}, reps=args.reps,
-                         warmup=5, rtol=rtol, atol=atol)
-            rate = tflops(m, n, k, r["median_ms"]) if r["ok"] else None
+        shape_rates = {}
+        out = torch.empty(m, n, dtype=torch_dtype(v0.ot), device="cuda")
+        for v, kernel in loaded:
+            out.fill_(float("nan"))
+            try:
+                kernel(a, b, out)
+                torch.cuda.synchronize()
+                ok = compare(out, ref, rtol, atol)[0]
+            except tile.TileError as e:
+                print(f"{v.name(args.kernels)} on {name}: {e}",
+                      file=sys.stderr)
+                ok = False
+            rate = None
+            if ok:
+                ms = time_torch(lambda: kernel(a, b, out), reps=args.reps,
+                                warmup=3)[0]
+                rate = tflops(m, n, k, ms)
+            shape_rates[v.name(args.kernels)] = rate
+            rates[v.manifest].append(rate)
+            if rate and (best is None or rate > best[0]):
+                best = (rate, v)
+        after = time_torch(fn, reps=args.reps)[0] if fn else None
+        blas = tflops(m, n, k, min(before, after)) if fn else None
+        for v, _ in loaded:
+            rate = shape_rates[v.name(args.kernels)]
             shown = f"{rate:.1f}" if rate else "FAILED"
             ratio = f"{rate / blas:.2f}" if rate and blas else "-"
             print(f"| {name} {m}x{n}x{k} | {v.name(args.kernels)} | "
                   f"{v.tiles()} | {shown} | "
                   f"{f'{blas:.1f}' if blas else '-'} | {ratio} |")
-            rates[v.manifest].append(rate)
-            if rate and (best is None or rate > best[0]):
-                best = (rate, v)
+        saved["shapes"][f"{m}x{n}x{k}"] = {"cublas": blas,
+                                           "rates": shape_rates}
+        del a, b, av, bv, ref, out
+        torch.cuda.empty_cache()
         if best is None:
             print(f"\nno variant ran correctly on {name}", file=sys.stderr)
-            return 1
-        if args.rule:
-            del a, b, av, bv, ref
-            torch.cuda.empty_cache()
+            if not args.save:
+                return 1
+            continue
+        if args.rule or args.save:
             continue
         rate, v = best
-        keys = " ".join([f"chip={args.chip}"] +
-                        [f"{key}={v.params[key]}" for key in KEYS
-                         if key in v.params])
-        values = " ".join(f"{p}={v.params[p]}" for p in TUNED
-                          if p in v.params)
-        kernel = f"gemm_{v.layout}"
+        keys, values = table_values(v)
+        kernel_name = f"gemm_{v.layout}"
         ratio = f", {rate / blas:.2f}x cuBLAS" if blas else ""
-        line = (f"{kernel} {m}x{n}x{k} {keys} : {values}  # {rate:.1f} "
-                f"TFLOP/s{ratio}, {device}, "
+        line = (f"{kernel_name} {m}x{n}x{k} chip={args.chip} {keys} : "
+                f"{values}  # {rate:.1f} TFLOP/s{ratio}, {device}, "
                 f"{datetime.date.today().isoformat()}")
         key = entry_key(line)
         table = [l for l in table if entry_key(l) != key] + [line]
-        del a, b, av, bv, ref
-        torch.cuda.empty_cache()
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(saved, f, indent=1)
+        print(f"\nwrote {args.save}")
+        return 0
     if args.rule:
         # The variant correct on every shape with the best geometric mean.
         scored = [(math.exp(sum(math.log(r) for r in rs) / len(rs)), v)
@@ -249,23 +321,104 @@ def run_space(args):
                   file=sys.stderr)
             return 1
         mean, v = max(scored, key=lambda x: x[0])
-        keys = " ".join([f"chip={args.chip}"] +
-                        [f"{key}={v.params[key]}" for key in KEYS
-                         if key in v.params])
-        values = " ".join(f"{p}={v.params[p]}" for p in TUNED
-                          if p in v.params)
-        line = (f"gemm_{v.layout} {args.rule} {keys} : {values}  # measured:"
-                f" geometric mean {mean:.1f} TFLOP/s over "
-                f"{', '.join(s[0] for s in shapes)}, {device}, "
+        keys, values = table_values(v)
+        line = (f"gemm_{v.layout} {args.rule} chip={args.chip} {keys} : "
+                f"{values}  # measured: geometric mean {mean:.1f} TFLOP/s "
+                f"over {', '.join(s[0] for s in shapes)}, {device}, "
                 f"{datetime.date.today().isoformat()}")
         table = insert_rule(table, line)
         print(f"\nrule: {line}")
+    write_table(args.table, table)
+    return 0
+
+
+def write_table(path, table):
     if not any(l.startswith("#") for l in table[:1]):
         table.insert(0, "# Tuned configurations of the library GEMM "
                         "(bench/tune_gemm.py; tile-compile --tuned).")
-    with open(args.table, "w") as f:
+    with open(path, "w") as f:
         f.write("\n".join(table) + "\n")
-    print(f"\nwrote {args.table}")
+    print(f"\nwrote {path}")
+
+
+def is_rule(line, kernel, chip):
+    """Whether table `line` is a rule (not an exact shape) of `kernel` for
+    `chip`."""
+    key = entry_key(line)
+    if not key or key[0] != kernel or f"chip={chip}" not in key[2]:
+        return False
+    return any(c in key[1] for c in ".*%")
+
+
+def choose_rules(saved, patterns):
+    """For each pattern in order, the variant with the best geometric mean
+    ratio to cuBLAS over the saved shapes it is the first to match, among the
+    variants correct on all of them: a list of (pattern, variant name,
+    geometric mean, shapes)."""
+    taken = set()
+    chosen = []
+    for pattern in patterns:
+        mine = [s for s in saved["shapes"]
+                if s not in taken and
+                pattern_contains(pattern, tuple(map(int, s.split("x"))))]
+        taken.update(mine)
+        if not mine:
+            raise SystemExit(f"tune_gemm: no measured shape is first matched "
+                             f"by '{pattern}'")
+        best = None
+        for name in saved["variants"]:
+            ratios = []
+            for s in mine:
+                entry = saved["shapes"][s]
+                rate = entry["rates"].get(name)
+                if not rate or not entry["cublas"]:
+                    break
+                ratios.append(rate / entry["cublas"])
+            else:
+                g = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+                if best is None or g > best[1]:
+                    best = (name, g)
+        if best is None:
+            raise SystemExit(f"tune_gemm: no variant ran correctly on every "
+                             f"shape of '{pattern}'")
+        chosen.append((pattern, best[0], best[1], mine))
+    return chosen
+
+
+def make_rules(args):
+    import json
+    with open(args.rates) as f:
+        saved = json.load(f)
+    kernel = f"gemm_{saved['layout']}"
+    chip = saved["chip"]
+    table = read_table(args.table)
+    # The kernel's catch-all stays unless the rules give a new one.
+    catch_all = [l for l in table if is_rule(l, kernel, chip) and
+                 entry_key(l)[1] == "*x*x*"]
+    if args.rules[-1] != "*x*x*" and not catch_all:
+        raise SystemExit(f"tune_gemm: {args.table} has no catch-all rule "
+                         f"'*x*x*' for {kernel} on {chip}; give one last")
+    chosen = choose_rules(saved, args.rules)
+    today = datetime.date.today().isoformat()
+    lines = []
+    for pattern, name, mean, shapes in chosen:
+        params = saved["variants"][name]
+        values = " ".join(f"{p}={params[p]}" for p in TUNED if p in params)
+        lines.append(f"{kernel} {pattern} chip={chip} : {values}  # measured:"
+                     f" {mean:.2f}x cuBLAS (geometric mean over "
+                     f"{len(shapes)} shapes), {saved['types']}, "
+                     f"{saved['device']}, {today}")
+        print(f"{pattern}: {name}, {mean:.3f}x cuBLAS over "
+              f"{', '.join(shapes)}")
+    if args.rules[-1] != "*x*x*":
+        lines += catch_all[-1:]
+    # The new rules replace the kernel's rules for the chip, in place of
+    # the first of them.
+    at = next((i for i, l in enumerate(table) if is_rule(l, kernel, chip)),
+              len(table))
+    rest = [l for l in table if not is_rule(l, kernel, chip)]
+    at -= sum(1 for l in table[:at] if is_rule(l, kernel, chip))
+    write_table(args.table, rest[:at] + lines + rest[at:])
     return 0
 
 
@@ -283,8 +436,13 @@ def main():
                    help="NAME=VALUE fixed for every variant (types)")
     r = sub.add_parser("run", help="check, time and record the best")
     r.add_argument("--kernels", required=True)
-    r.add_argument("--tile-run", default="build/bin/tile-run")
-    r.add_argument("--shapes", default="M5")
+    r.add_argument("--runtime", default="build/lib/libtile_runtime.so",
+                   help="the C runtime library the Python package loads")
+    r.add_argument("--shapes", default="M5",
+                   help="comma-separated M0..M7, R0..R2, MxNxK or llm")
+    r.add_argument("--save", default="",
+                   help="write every variant's rate on every shape to this "
+                        "JSON file (for the rules step) instead of the table")
     r.add_argument("--reps", type=int, default=20)
     r.add_argument("--table", default="kernels/gemm_tuned.txt")
     r.add_argument("--chip", default="sm_90a",
@@ -293,8 +451,16 @@ def main():
     r.add_argument("--rule", default="",
                    help="write one rule entry for this range of shapes "
                         "(e.g. '1..64x*x*') instead of one entry per shape")
+    u = sub.add_parser("rules", help="rules from the rates a run saved")
+    u.add_argument("--rates", required=True, help="a run's --save file")
+    u.add_argument("--rule", dest="rules", action="append", required=True,
+                   help="a shape range, in the order tile-compile tries "
+                        "them; without a last '*x*x*' the table's catch-all "
+                        "stays")
+    u.add_argument("--table", default="kernels/gemm_tuned.txt")
     args = parser.parse_args()
-    return compile_space(args) if args.step == "compile" else run_space(args)
+    steps = {"compile": compile_space, "run": run_space, "rules": make_rules}
+    return steps[args.step](args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,125 @@
+"""Unit tests of bench/tune_gemm.py's table logic, which needs no GPU:
+rule ranges, the choice of a variant per range from saved rates, and the
+rewrite of a kernel's rules in the table."""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+from io import StringIO
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tune_gemm  # noqa: E402
+
+
+def saved(rates):
+    """A run's --save contents: rates is {shape: (cublas, {variant: rate})}."""
+    names = sorted({v for _, r in rates.values() for v in r})
+    return {"device": "Test GPU", "chip": "sm_90a", "layout": "nn",
+            "types": "f16/f32/f16",
+            "variants": {n: {"BM": n[1:], "BN": "64", "BK": "64",
+                             "STAGES": "4", "THREADS": "128",
+                             "AT": "f16"} for n in names},
+            "shapes": {s: {"cublas": c, "rates": r}
+                       for s, (c, r) in rates.items()}}
+
+
+class PatternTest(unittest.TestCase):
+    def test_ranges(self):
+        self.assertTrue(tune_gemm.pattern_contains("1..64x*x*", (16, 5, 7)))
+        self.assertFalse(tune_gemm.pattern_contains("1..64x*x*", (65, 5, 7)))
+        self.assertTrue(tune_gemm.pattern_contains("65..x..256x*", (99, 256, 1)))
+        self.assertFalse(tune_gemm.pattern_contains("*x*x%8", (1, 1, 12)))
+
+
+class ChooseRulesTest(unittest.TestCase):
+    RATES = {
+        "1x100x100": (10.0, {"v64": 9.0, "v128": 5.0}),
+        "16x100x100": (10.0, {"v64": 8.0, "v128": 9.0}),
+        "4096x100x100": (10.0, {"v64": 4.0, "v128": 11.0}),
+        "8192x100x100": (10.0, {"v64": None, "v128": 12.0}),
+    }
+
+    def test_first_match_and_geomean(self):
+        chosen = tune_gemm.choose_rules(saved(self.RATES),
+                                        ["1..64x*x*", "*x*x*"])
+        # 0.9 * 0.8 beats 0.5 * 0.9 on the decode shapes; the catch-all
+        # scores only the shapes the first rule left.
+        self.assertEqual([c[:2] for c in chosen],
+                         [("1..64x*x*", "v64"), ("*x*x*", "v128")])
+        self.assertAlmostEqual(chosen[0][2], (0.9 * 0.8) ** 0.5)
+        self.assertEqual(chosen[1][3], ["4096x100x100", "8192x100x100"])
+
+    def test_failed_variant_is_not_chosen(self):
+        # v64 failed on 8192: the catch-all must take v128 even though v64
+        # would win on 4096 alone in a world where it were faster.
+        rates = dict(self.RATES)
+        rates["4096x100x100"] = (10.0, {"v64": 20.0, "v128": 11.0})
+        chosen = tune_gemm.choose_rules(saved(rates), ["*x*x*"])
+        self.assertEqual(chosen[0][1], "v128")
+
+    def test_empty_range_is_an_error(self):
+        with self.assertRaises(SystemExit):
+            tune_gemm.choose_rules(saved(self.RATES),
+                                   ["*x*x*", "1..64x*x*"])
+
+
+class MakeRulesTest(unittest.TestCase):
+    def test_rewrites_only_the_kernels_rules(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rates = os.path.join(tmp, "nn.json")
+            with open(rates, "w") as f:
+                json.dump(saved(ChooseRulesTest.RATES), f)
+            table = os.path.join(tmp, "table.txt")
+            with open(table, "w") as f:
+                f.write("# header\n"
+                        "gemm_nn 4096x1024x8192 chip=sm_90a AT=f16 : BM=128\n"
+                        "gemm_nn 1..64x*x* chip=sm_90a : BM=64  # analytic\n"
+                        "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n"
+                        "gemm_nn *x*x* chip=sm_80 : BM=128\n"
+                        "gemm_nt *x*x* chip=sm_90a : BM=128\n")
+            args = type("Args", (), {"rates": rates, "table": table,
+                                     "rules": ["1..16x*x*", "*x*x*"]})
+            with redirect_stdout(StringIO()):
+                self.assertEqual(tune_gemm.make_rules(args), 0)
+            with open(table) as f:
+                lines = f.read().splitlines()
+        self.assertEqual(lines[:2], [
+            "# header", "gemm_nn 4096x1024x8192 chip=sm_90a AT=f16 : BM=128"])
+        self.assertTrue(lines[2].startswith(
+            "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
+            "THREADS=128  # measured: 0.85x cuBLAS"))
+        self.assertTrue(lines[3].startswith(
+            "gemm_nn *x*x* chip=sm_90a : BM=128 "))
+        self.assertEqual(lines[4:], ["gemm_nn *x*x* chip=sm_80 : BM=128",
+                                     "gemm_nt *x*x* chip=sm_90a : BM=128"])
+
+    def test_catch_all_stays(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rates = os.path.join(tmp, "nn.json")
+            with open(rates, "w") as f:
+                json.dump(saved(ChooseRulesTest.RATES), f)
+            table = os.path.join(tmp, "table.txt")
+            with open(table, "w") as f:
+                f.write("gemm_nn 65..x*x* chip=sm_90a : BM=64\n"
+                        "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            args = type("Args", (), {"rates": rates, "table": table,
+                                     "rules": ["1..16x*x*"]})
+            with redirect_stdout(StringIO()):
+                self.assertEqual(tune_gemm.make_rules(args), 0)
+            with open(table) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(len(lines), 3)
+            self.assertTrue(lines[1].startswith("gemm_nn 1..16x*x* "))
+            self.assertEqual(lines[2], "gemm_nn *x*x* chip=sm_90a : BM=128  # old")
+            # Without a catch-all in the table, one must be given.
+            with open(table, "w") as f:
+                f.write("gemm_nn 65..x*x* chip=sm_90a : BM=64\n")
+            with self.assertRaises(SystemExit):
+                tune_gemm.make_rules(args)
+
+
+if __name__ == "__main__":
+    unittest.main()
