@@ -1562,7 +1562,9 @@ int main(int argc, char **argv) {
   // primary build uses tensor maps.
   Variant primary, fallback;
   std::thread fallbackThread;
-  std::thread::id fallbackId;
+  // Set by the fallback's thread itself before its first pass, so that no
+  // diagnostic of it can arrive before the handler knows the thread.
+  static thread_local bool onFallbackThread = false;
   OwningOpRef<ModuleOp> fallbackModule;
   // Only pipelined loops are warp-specialized.
   bool wantFallback =
@@ -1577,7 +1579,7 @@ int main(int argc, char **argv) {
   if (wantFallback) {
     // Diagnostics of the fallback are its own: kept, not printed twice.
     context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
-      if (std::this_thread::get_id() != fallbackId)
+      if (!onFallbackThread)
         return failure();
       if (diag.getSeverity() == DiagnosticSeverity::Error &&
           fallback.error.empty())
@@ -1599,12 +1601,12 @@ int main(int argc, char **argv) {
     }
     fallbackModule = cast<ModuleOp>((*module)->clone());
     fallbackThread = std::thread([&] {
+      onFallbackThread = true;
       tile::TileToNVVMPipelineOptions fallbackOptions;
       setPipelineOptions(fallbackOptions, /*warpSpecialize=*/false);
       compileVariant(context, *fallbackModule, fallbackOptions, ptxas,
                      /*quiet=*/true, fallback);
     });
-    fallbackId = fallbackThread.get_id();
   }
   compileVariant(context, *module, options, ptxas, /*quiet=*/false, primary);
   if (fallbackThread.joinable())
