@@ -54,7 +54,8 @@ typedef struct {
 } Arg;
 
 typedef struct {
-  PyObject_HEAD LaunchFn launch;
+  PyObject ob_base; /* PyObject_HEAD */
+  LaunchFn launch;
   ErrorFn error;
   void *kernel;
   ArgValue *values;

@@ -139,10 +139,10 @@ static void gemmArgs(tileRtArgValue *args, int64_t m, int64_t n, int64_t k) {
   args[2].sizes[1] = n;
 }
 
-// The shape of the sm_90a library GEMM's manifests: A and B reach the
-// kernel only through tensor maps, C as a descriptor; the fallback takes
-// all three as descriptors. %s: the index width, the block size and the
-// fallback line.
+// The shape of the sm_90a library GEMM's manifests: one matrix passed as
+// a descriptor, two reaching the kernel only through tensor maps; the
+// fallback takes all three as descriptors. Formatted with the index
+// width, the block size and the fallback line.
 static const char *kVariant =
     "tile-launch-manifest 1\n"
     "kernel nop\n"
