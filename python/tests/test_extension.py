@@ -215,6 +215,19 @@ class ExtensionTest(Fixture):
         with self.assertRaisesRegex(ValueError, "layout differs"):
             self.kernel._setup(1, 1, 1, 1, (8, 8, 72, 80), [],
                                (None, None, None, None))
+        # A kernel whose launcher cannot be set up launches through Python.
+        def refuse(*args):
+            raise ValueError("tileRtArgValue layout differs")
+        saved = tile.Kernel._setup
+        tile.Kernel._setup = refuse
+        try:
+            kernel = tile.load(self.path("gemm.manifest"))
+        finally:
+            tile.Kernel._setup = saved
+        a, b, c = self.gemm_args(8, 8, 8)
+        kernel(a, b, c)
+        self.assertEqual(kernel._python_calls, 1)
+        self.assert_close(c, reference(a, b, 8, 8, 8))
 
 
 @unittest.skipUnless(EXPECTED or tile.launch_path == "extension",

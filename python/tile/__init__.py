@@ -210,10 +210,15 @@ class Kernel(_ext.Launcher if _ext is not None else object):
         address = ctypes.cast(lib.tileRtKernelLaunchOnStream,
                               ctypes.c_void_p).value
         error = ctypes.cast(lib.tileRtErrorString, ctypes.c_void_p).value
-        self._setup(address, error, self._handle.value or 0,
-                    ctypes.addressof(self._values), layout, specs,
-                    (TileError, _args.torch_dtype_name, _args.torch_stream,
-                     _stream_handle))
+        try:
+            self._setup(address, error, self._handle.value or 0,
+                        ctypes.addressof(self._values), layout, specs,
+                        (TileError, _args.torch_dtype_name,
+                         _args.torch_stream, _stream_handle))
+        except (TypeError, ValueError):
+            # An extension built for another runtime: every call takes the
+            # binding in Python.
+            pass
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
