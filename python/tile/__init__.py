@@ -24,7 +24,8 @@ from . import _args, _runtime
 from ._compile import compile, cache_dir  # noqa: F401
 
 __all__ = ["load", "compile", "Kernel", "Param", "TileError",
-           "ArgumentError", "cache_dir", "synchronize", "launch_path"]
+           "ArgumentError", "cache_dir", "synchronize", "launch_path",
+           "launch_path_reason"]
 
 # The launch path in C (tile/_launch.c), built by `pip install` where
 # Python's headers are; without it, or with TILE_NO_EXTENSION=1 in the
