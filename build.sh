@@ -15,8 +15,10 @@ JOBS=${JOBS:-$(nproc)}
 LLVM=/usr/lib/llvm-22
 # The bundled kernels the main job compiles (examples/<name>.mlir).
 KERNELS=(gemm reverse elementwise_add bias_relu row_softmax row_softmax_onepass row_softmax_pipelined row_reduce column_reduce cumsum histogram)
+# python3-dev: the headers of the Python package's C extension (the build
+# skips it without them, python/CMakeLists.txt).
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
-          rocm-device-libs cmake ninja-build gcc g++ python3)
+          rocm-device-libs cmake ninja-build gcc g++ python3 python3-dev)
 
 install_packages() {
   local missing=()

@@ -361,7 +361,12 @@ def main():
                         help="no GPU: check the shape lists and, with "
                              "--kernels, print each shape's variant")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    # The installed tile package (pip install ./python, with its C launch
+    # path where it was built), else the source tree's (ctypes); part (c)
+    # says which path ran.
+    import importlib.util
+    if importlib.util.find_spec("tile") is None:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
     if args.dry:
         if args.runtime and os.path.exists(args.runtime):
             os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)

@@ -24,9 +24,18 @@ back to back, then one synchronization, median of 5 samples:
     runtime reuses what it chose, packed and encoded for the previous call);
   - the same call alternating between two output tensors, so that every
     launch chooses, packs and encodes again;
+  - where the package's C extension runs those calls, the same tensors
+    through the binding in Python that runs without it
+    (Kernel._launch_python, also TILE_NO_EXTENSION=1);
   - tileRtKernelLaunchOnStream by ctypes on arguments bound once;
   - tile-run's prepared launch (tileRtKernelLaunchPrepared, its `host:`
     line), the floor: arguments packed once, no checks.
+
+The report says which launch path the package took: its C extension
+(tile._launch, built by `pip install ./python` where Python's headers are,
+and by the CMake build into build/python) or ctypes. --package DIR times
+the package in DIR (build/python: the one with the extension), else the
+installed package, else the source tree's (ctypes).
 
 Prints Markdown; exits non-zero when a launch failed.
 """
@@ -94,6 +103,13 @@ def measure(kernel, a, b, c, c2, stream, sync, launches, tile_run,
     times = {}
     times["python"] = host_us(lambda: kernel(a, b, c), launches, sync,
                               clock=clock)
+    # With the C extension, the binding in Python as well: the path taken
+    # without it (or with TILE_NO_EXTENSION=1).
+    times["ctypes"] = None
+    if getattr(kernel, "_launch_python", None) and \
+            type(kernel).__call__ is not type(kernel)._launch_python:
+        times["ctypes"] = host_us(lambda: kernel._launch_python(a, b, c),
+                                  launches, sync, clock=clock)
     flip = [c, c2]
 
     def alternating():
@@ -115,7 +131,12 @@ def measure(kernel, a, b, c, c2, stream, sync, launches, tile_run,
         return "-" if times[key] is None else f"{times[key]:.2f}"
     rows = [["tile.Kernel(A, B, C) from Python, same tensors", cell("python")],
             ["tile.Kernel(A, B, C) from Python, C alternating between two "
-             "tensors", cell("changed")],
+             "tensors", cell("changed")]]
+    if times["ctypes"] is not None:
+        rows.append(["the same tensors through the binding in Python "
+                     "(Kernel._launch_python, the path without the C "
+                     "extension)", cell("ctypes")])
+    rows += [
             ["tileRtKernelLaunchOnStream by ctypes (bound once)", cell("c")],
             ["tile-run, prepared launch (tileRtKernelLaunchPrepared)",
              cell("prepared")]]
@@ -123,10 +144,21 @@ def measure(kernel, a, b, c, c2, stream, sync, launches, tile_run,
     return rows, times, ok
 
 
+def launch_path():
+    """Which launch path tile.Kernel calls take, for the report."""
+    import tile
+    where = os.path.dirname(os.path.abspath(tile.__file__))
+    if tile.launch_path == "extension":
+        return f"the C extension tile._launch (package {where})"
+    return (f"ctypes, the binding in Python (package {where}; "
+            f"{tile.launch_path_reason()})")
+
+
 def report(rows, times, launches, where, goal,
            title="Host time of one launch"):
     print(f"### {title} ({M}x{N}x{K} f16, {where}, "
           f"{launches} back to back, median of 5)\n")
+    print(f"Python launch path: {launch_path()}\n")
     print(markdown_table(["path", "us per launch"], rows))
     if times["prepared"] is not None:
         extra = times["python"] - times["prepared"]
@@ -275,8 +307,18 @@ def main():
                              "(as on the GPU) or by the process's CPU time "
                              "(steadier on a machine shared with other "
                              "work; tile-run's line stays wall time)")
+    parser.add_argument("--package", default="", metavar="DIR",
+                        help="the directory holding the tile package to "
+                             "time (default: the installed one, else the "
+                             "source tree's python/, without the C "
+                             "extension unless it was built there)")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    if args.package:
+        sys.path.insert(0, os.path.abspath(args.package))
+    else:
+        import importlib.util
+        if importlib.util.find_spec("tile") is None:
+            sys.path.insert(0, os.path.join(ROOT, "python"))
     if args.stand_in:
         return stand_in(args)
     if not args.kernels:

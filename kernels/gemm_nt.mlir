@@ -35,6 +35,16 @@
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
 // tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
+// Options per chip (docs/GEMM.md, "Options per chip"; --index-bitwidth on
+// the command line overrides them): on NVIDIA chips the kernel computes
+// indices in 32 bits, cheaper address arithmetic that the runtime allows
+// only for matrices of fewer than 2^31 elements (fewer than 2^31 rows and
+// columns for those the sm_90a kernel reaches only through tensor maps),
+// refusing larger ones with an error. AMD chips keep 64-bit indices: with 32-bit ones the
+// ROCDL lowering of this kernel makes invalid LLVM IR (i32 and i64
+// operands mixed in one instruction) and the compile fails.
+// tile.options(sm_90a): index-bitwidth=32
+// tile.options(sm_80): index-bitwidth=32
 // The sizes the shapes of kernels/gemm_tuned.txt stand for (tile-compile
 // --dispatch writes its rules over them):
 // tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim1

@@ -60,3 +60,16 @@ if os.path.exists(os.path.join(rocm_toolkit, "llvm", "bin", "ld.lld")):
     config.available_features.add("hsaco")
 if os.path.exists(os.path.join(rocm_toolkit, "amdgcn", "bitcode", "ocml.bc")):
     config.available_features.add("rocm-device-libs")
+
+# python-extension: the build made the Python package's C launch path
+# (build/python/tile/_launch*.so) for the python3 the tests run.
+try:
+    suffixes = subprocess.run(
+        ["python3", "-c", "import importlib.machinery as m; "
+         "print(' '.join(m.EXTENSION_SUFFIXES))"], capture_output=True,
+        text=True, timeout=60).stdout.split()
+except (OSError, subprocess.TimeoutExpired):
+    suffixes = []
+if any(os.path.exists(os.path.join(config.tile_obj_root, "python", "tile",
+                                   "_launch" + s)) for s in suffixes):
+    config.available_features.add("python-extension")

@@ -16,6 +16,7 @@ tile-compile with a cache.
 """
 
 import ctypes
+import os
 import re
 import sys
 
@@ -23,7 +24,28 @@ from . import _args, _runtime
 from ._compile import compile, cache_dir  # noqa: F401
 
 __all__ = ["load", "compile", "Kernel", "Param", "TileError",
-           "ArgumentError", "cache_dir", "synchronize"]
+           "ArgumentError", "cache_dir", "synchronize", "launch_path",
+           "launch_path_reason"]
+
+# The launch path in C (tile/_launch.c), built by `pip install` where
+# Python's headers are; without it, or with TILE_NO_EXTENSION=1 in the
+# environment, launches go through ctypes, to the same effect.
+_ext = None
+if os.environ.get("TILE_NO_EXTENSION", "") in ("", "0"):
+    try:
+        from . import _launch as _ext
+    except ImportError as e:
+        _ext_missing = "the C extension tile._launch is not built" if \
+            not any(f.startswith("_launch.") and not f.endswith(".c")
+                    for f in os.listdir(os.path.dirname(__file__))) else \
+            "the C extension tile._launch cannot be loaded: %s" % e
+    else:
+        _ext_missing = None
+else:
+    _ext_missing = "TILE_NO_EXTENSION is set"
+
+#: How calls launch: "extension" (tile._launch, in C) or "ctypes".
+launch_path = "extension" if _ext is not None else "ctypes"
 
 
 class TileError(RuntimeError):
@@ -110,7 +132,12 @@ def _stream_handle(stream):
     return int(stream) or None
 
 
-class Kernel(object):
+def launch_path_reason():
+    """Why calls launch through ctypes (None when through the extension)."""
+    return _ext_missing
+
+
+class Kernel(_ext.Launcher if _ext is not None else object):
     """A manifest loaded on the device, callable on tensors."""
 
     def __init__(self, path, device=None, host=False):
@@ -164,10 +191,41 @@ class Kernel(object):
         # self): the cheapest conversion ctypes makes.
         self._launch = _runtime.launch_function()
         self._launch_args = (handle.value, ctypes.addressof(self._values))
+        if _ext is not None:
+            self._setup_extension(passed)
+
+    def _setup_extension(self, passed):
+        """Hands the kernel, its argument array and what each argument is
+        checked against to the C launch path (Launcher)."""
+        specs = []
+        for kind, p, _, _, _, _ in self._binding:
+            if kind is _MEMREF_ARG:
+                specs.append((0, p.index, p.dtype, p.shape,
+                              _args.dtype_size(p.dtype)))
+            else:
+                specs.append((1 if kind is _INT else 2, p.index, p.dtype,
+                              None, 0))
+        V = _runtime.ArgValue
+        layout = (ctypes.sizeof(V), V.sizes.offset, V.i.offset, V.f.offset)
+        lib = self._lib
+        address = ctypes.cast(lib.tileRtKernelLaunchOnStream,
+                              ctypes.c_void_p).value
+        error = ctypes.cast(lib.tileRtErrorString, ctypes.c_void_p).value
+        try:
+            self._setup(address, error, self._handle.value or 0,
+                        ctypes.addressof(self._values), layout, specs,
+                        (TileError, _args.torch_dtype_name,
+                         _args.torch_stream, _stream_handle))
+        except (TypeError, ValueError):
+            # An extension built for another runtime: every call takes the
+            # binding in Python.
+            pass
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
         if handle:
+            if _ext is not None:
+                self._detach()
             self._lib.tileRtKernelDestroy(handle)
             self._handle = None
 
@@ -288,11 +346,13 @@ class Kernel(object):
                     "argument %r has size %d in dimension %d, expected "
                     "%d (%s)" % (p.name, size, d, want, p.type_text()))
 
-    def __call__(self, *args, **kwargs):
+    def _launch_python(self, *args, **kwargs):
         """Launches on `stream` (keyword; an int handle or a stream object)
         or else the current stream: torch's when a torch tensor is among
         the arguments, else that of the first ``__cuda_array_interface__``
-        naming one, else the default stream. Asynchronous."""
+        naming one, else the default stream. Asynchronous. (The binding in
+        Python: the call itself without the extension, and where the
+        extension's call takes the arguments to Python.)"""
         stream = kwargs.pop("stream", None) if kwargs else None
         implied, keep = self._bind(args, kwargs)
         if stream is None:
@@ -306,7 +366,15 @@ class Kernel(object):
         if status:
             raise TileError(_runtime.error_string())
 
-    launch = __call__
+    if _ext is None:
+        __call__ = _launch_python
+        launch = _launch_python
+    else:
+        # Calls run Launcher's tp_call (tile/_launch.c), which reads the
+        # common arguments in C and hands the rest to _launch_python.
+        def launch(self, *args, **kwargs):
+            """Launches; the same as calling the kernel."""
+            return self(*args, **kwargs)
 
     def select(self, *args, **kwargs):
         """Returns (manifest path, reasons) of what a call with these

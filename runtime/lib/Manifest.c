@@ -1010,14 +1010,23 @@ static tileRtStatus checkScalar(const tileRtManifest *m, const tileRtParam *p,
 
 /// Checks that the sizes of memref `p` and the offsets into it fit the
 /// index type the kernel computes them in, and that its byte size fits
-/// int64.
+/// int64. With index-bitwidth 32 the kernel computes in 32 bits: the
+/// sizes, strides and offsets of a descriptor, and the element offsets
+/// into a bare pointer, are bounded by the element count, which must be at
+/// most 2^31-1 then; a memref the kernel does not receive (passing `none`:
+/// the source of tensor maps, whose addresses TMA computes, or sizes only
+/// the grid reads) has its coordinates computed in 32 bits, so each of its
+/// sizes must be at most 2^31-1.
 static tileRtStatus checkExtent(const tileRtManifest *m, const tileRtParam *p,
                                 const tileRtArgValue *a) {
   // Every stride and offset is at most the element count, so bounding the
   // sizes and the count bounds them all.
-  int64_t limit = INT64_MAX;
-  if (p->passing == TILE_RT_PASS_DESCRIPTOR && m->indexBits == 32)
+  int64_t limit = INT64_MAX, countLimit = INT64_MAX;
+  if (m->indexBits == 32) {
     limit = INT32_MAX;
+    if (p->passing != TILE_RT_PASS_NONE)
+      countLimit = INT32_MAX;
+  }
   int64_t count = 1;
   for (int d = p->rank - 1; d >= 0; --d) {
     if (a->sizes[d] > limit)
@@ -1031,11 +1040,13 @@ static tileRtStatus checkExtent(const tileRtManifest *m, const tileRtParam *p,
                         "%d is %lld)",
                         p->name, d, (long long)a->sizes[d]);
   }
-  if (count > limit)
+  if (count > countLimit)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "%s: %lld elements, expected at most %lld so that "
-                      "strides and offsets fit index-bitwidth 32",
-                      p->name, (long long)count, (long long)limit);
+                      "%s fit index-bitwidth 32",
+                      p->name, (long long)count, (long long)countLimit,
+                      p->passing == TILE_RT_PASS_BARE ? "element offsets"
+                                                      : "strides and offsets");
   int64_t bytes;
   if (__builtin_mul_overflow(count, (int64_t)tileRtDTypeSize(p->dtype), &bytes))
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,

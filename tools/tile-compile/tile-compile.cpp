@@ -10,7 +10,10 @@
 // declare parameters with their defaults, `// tile.params(CHIP): ...` lines
 // change defaults for one chip, `-D NAME=VALUE` overrides them, and every
 // `${NAME}` of the text is replaced by its value before parsing. The values
-// used are recorded in each manifest as a `# params` comment. With
+// used are recorded in each manifest as a `# params` comment. Lines
+// `// tile.options(CHIP): NAME=VALUE ...` set options of this tool (a fixed
+// set of code generation options, index-bitwidth among them) for one chip,
+// unless the command line gives them. With
 // --dispatch, the configurations of a tuned table's rule entries are each
 // compiled (by running this tool again) and one manifest dispatches among
 // them at launch.
@@ -75,7 +78,9 @@ static cl::opt<int> optLevel("opt-level", cl::desc("LLVM optimization level"),
 static cl::opt<int> indexBitwidth(
     "index-bitwidth",
     cl::desc("width of index values in the kernel, 32 or 64 (32: cheaper "
-             "address arithmetic, for tensors below 2^31 elements)"),
+             "address arithmetic, for tensors below 2^31 elements; the "
+             "runtime refuses larger ones); default 64 or the file's "
+             "'// tile.options(CHIP):' value"),
     cl::init(64), cl::cat(category));
 static cl::opt<std::string>
     toolkitPath("toolkit",
@@ -155,6 +160,11 @@ static cl::opt<bool> printOpOnError(
     cl::desc("print the operation an error is about with the error (often "
              "a whole kernel module)"),
     cl::init(false), cl::cat(category));
+
+/// The `NAME=VALUE` options of the kernel file's `// tile.options(CHIP):`
+/// lines that this compile took (the command line overrides the rest),
+/// recorded in each manifest.
+static std::vector<std::string> fileOptionsApplied;
 
 /// The files this run has written, removed again if it fails later, so that
 /// a failed run leaves no output that looks like a valid kernel.
@@ -753,6 +763,150 @@ static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
   return success(ok);
 }
 
+//===----------------------------------------------------------------------===//
+// Per-chip options
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An option of this tool that a kernel file may set for one chip with a
+/// `// tile.options(CHIP): NAME=VALUE...` line: the options that change
+/// the code generated, never paths or outputs. Boolean options take
+/// `true` or `false`, integer ones a decimal value from `min` to `max`
+/// (`index-bitwidth`: 32 or 64).
+struct FileOption {
+  const char *name;
+  cl::opt<bool> *flag = nullptr;
+  cl::opt<int> *number = nullptr;
+  int min = 0, max = 0;
+
+  cl::Option &option() const {
+    return flag ? static_cast<cl::Option &>(*flag) : *number;
+  }
+
+  /// The accepted values, for messages.
+  std::string expected() const {
+    if (flag)
+      return "true or false";
+    if (StringRef(name) == "index-bitwidth")
+      return "32 or 64";
+    return std::to_string(min) + " to " + std::to_string(max);
+  }
+
+  /// Whether `value` is accepted; sets the option to it when `set`.
+  bool apply(StringRef value, bool set) const {
+    if (flag) {
+      if (value != "true" && value != "false")
+        return false;
+      if (set)
+        *flag = value == "true";
+      return true;
+    }
+    int v = 0;
+    if (value.getAsInteger(10, v) || v < min || v > max ||
+        (StringRef(name) == "index-bitwidth" && v != 32 && v != 64))
+      return false;
+    if (set)
+      *number = v;
+    return true;
+  }
+};
+} // namespace
+
+/// The options a `// tile.options(CHIP):` line may set.
+static ArrayRef<FileOption> fileOptions() {
+  static const FileOption options[] = {
+      {"index-bitwidth", nullptr, &indexBitwidth, 32, 64},
+      {"opt-level", nullptr, &optLevel, 0, 3},
+      {"fast-math", &fastMath},
+      {"pingpong", &pingpong},
+      {"no-tma-store", &noTmaStore},
+      {"no-warp-specialize", &noWarpSpecialize},
+  };
+  return options;
+}
+
+/// The marker of a per-chip options line, after `//`: `tile.options(CHIP):`
+/// (a line of `tile.options` without the chip is malformed).
+static constexpr llvm::StringLiteral chipOptionsMarker = "tile.options";
+
+/// Applies the `// tile.options(CHIP): NAME=VALUE...` lines of `buffer` for
+/// the chip being compiled for, except to options given on the command
+/// line (which win); lines for other chips are checked alike but change
+/// nothing. `applied` receives the NAME=VALUE assignments that took effect.
+static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
+                                      StringRef buffer,
+                                      std::vector<std::string> &applied) {
+  bool ok = true;
+  auto error = [&](const char *at, const Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  // Where each option was set, per chip, to report a second setting.
+  llvm::StringMap<const char *> first;
+  for (StringRef text : markedLines(buffer, chipOptionsMarker)) {
+    StringRef lineChip, assignments;
+    if (text.starts_with("("))
+      std::tie(lineChip, assignments) = text.drop_front().split("):");
+    if (!text.contains("):") || lineChip.empty() ||
+        !llvm::all_of(lineChip, isValueChar)) {
+      error(text.data() - chipOptionsMarker.size(),
+            "malformed per-chip options line (expected "
+            "'// tile.options(CHIP): NAME=VALUE...')");
+      continue;
+    }
+    SmallVector<StringRef> words;
+    llvm::SplitString(assignments, words);
+    if (words.empty())
+      error(text.data() - chipOptionsMarker.size(),
+            "per-chip options line for " + lineChip +
+                " sets no option (expected "
+                "'// tile.options(CHIP): NAME=VALUE...')");
+    for (StringRef word : words) {
+      auto [name, value] = word.split('=');
+      if (!word.contains('=') || name.empty() || value.empty()) {
+        error(word.data(),
+              "malformed option '" + word + "' (expected NAME=VALUE)");
+        continue;
+      }
+      ArrayRef<FileOption> options = fileOptions();
+      auto option = llvm::find_if(
+          options, [&](const FileOption &o) { return name == o.name; });
+      if (option == options.end()) {
+        std::string known;
+        for (const FileOption &o : options)
+          known += (known.empty() ? "" : ", ") + std::string(o.name);
+        error(word.data(), "unknown option '" + name +
+                               "' in a per-chip options line (a kernel "
+                               "file may set: " +
+                               known + ")");
+        continue;
+      }
+      if (!option->apply(value, /*set=*/false)) {
+        error(value.data(), "option '" + name + "' has value '" + value +
+                                "', expected " + option->expected());
+        continue;
+      }
+      auto [it, inserted] =
+          first.try_emplace((lineChip + " " + name).str(), word.data());
+      if (!inserted) {
+        error(word.data(), "option '" + name + "' set twice for " + lineChip);
+        sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(it->second),
+                               llvm::SourceMgr::DK_Note, "first set here");
+        continue;
+      }
+      // Checked for every chip; set only for this one, and only where the
+      // command line left the option alone.
+      bool set = lineChip == chip && !option->option().getNumOccurrences();
+      if (set) {
+        (void)option->apply(value, /*set=*/true);
+        applied.push_back(word.str());
+      }
+    }
+  }
+  return success(ok);
+}
+
 /// Parses "MxNxK..." (positive integers separated by 'x').
 static bool parseShape(StringRef text, SmallVectorImpl<int64_t> &shape) {
   SmallVector<StringRef> parts;
@@ -1219,6 +1373,9 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
       os << " " << param.name << "=" << param.value;
     os << "\n";
   }
+  if (!fileOptionsApplied.empty())
+    os << "# options " << llvm::join(fileOptionsApplied, " ") << " (from "
+       << "the file's tile.options(" << chip << ") line)\n";
   os << "kernel " << launch.kernel << "\n"
      << "binary " << binary << " " << kind << "\n"
      << "index-bitwidth " << indexBitwidth << "\n";
@@ -1405,14 +1562,17 @@ static int runDispatch(StringRef self, StringRef buffer,
     value(features, "--features");
     value(toolkitPath, "--toolkit");
     value(ptxasPath, "--ptxas");
-    args.push_back("--opt-level=" + std::to_string(optLevel));
-    args.push_back("--index-bitwidth=" + std::to_string(indexBitwidth));
     flag(noCubin, "--no-cubin");
-    flag(noWarpSpecialize, "--no-warp-specialize");
     flag(noFallback, "--no-fallback");
-    flag(noTmaStore, "--no-tma-store");
-    flag(pingpong, "--pingpong");
-    flag(fastMath, "--fast-math");
+    // The options a kernel file may set, with the values this run took
+    // (from the command line or the file), given explicitly so that each
+    // build agrees with them whatever the file says.
+    for (const FileOption &option : fileOptions()) {
+      std::string value =
+          option.flag ? (*option.flag ? "true" : "false")
+                      : std::to_string(static_cast<int>(*option.number));
+      args.push_back("--" + std::string(option.name) + "=" + value);
+    }
     for (const std::string &define : config)
       args.push_back("-D" + define);
     SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -1452,8 +1612,11 @@ static int runDispatch(StringRef self, StringRef buffer,
     os << "tile-launch-manifest 2\n"
        << "# compiled by tile-compile from " << inputFile << " for " << chip
        << ": the first variant whose rule holds for the arguments is "
-          "launched\n"
-       << "# dispatch rules: " << dispatchTable << " (sizes";
+          "launched\n";
+    if (!fileOptionsApplied.empty())
+      os << "# options " << llvm::join(fileOptionsApplied, " ")
+         << " (from the file's tile.options(" << chip << ") line)\n";
+    os << "# dispatch rules: " << dispatchTable << " (sizes";
     for (auto size : sizes)
       os << " " << size.first << "=" << size.second;
     os << ")\n";
@@ -1483,7 +1646,16 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-compile: compile the tile kernels of a file to PTX and cubin "
-      "(NVIDIA) or HSACO (AMD), each with a launch manifest\n");
+      "(NVIDIA) or HSACO (AMD), each with a launch manifest\n\n"
+      "  A kernel file may set defaults per chip: '// tile.params(CHIP): "
+      "NAME=VALUE...'\n"
+      "  for its parameters (-D overrides them) and '// tile.options(CHIP): "
+      "NAME=VALUE...'\n"
+      "  for the options index-bitwidth (32 or 64), opt-level (0 to 3), "
+      "fast-math,\n"
+      "  pingpong, no-tma-store and no-warp-specialize (true or false); an "
+      "option given\n"
+      "  on the command line overrides the file's value.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
@@ -1512,6 +1684,7 @@ int main(int argc, char **argv) {
   llvm::StringSet<> defined;
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
       failed(applyChipDefaults(paramsMgr, original, params)) ||
+      failed(applyChipOptions(paramsMgr, original, fileOptionsApplied)) ||
       failed(applyDefines(params, defined)) ||
       failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;

@@ -310,10 +310,11 @@ tileRtStatus tileRtEvalExpr(const char *expr, tileRtExprLookup lookup,
 /// with the manifest's static sizes and fit what the kernel receives:
 /// sizes non-negative; integer scalars within the signed range of their
 /// type (`index` at the manifest's index width); float scalars, when
-/// finite, within their type's finite range; with index-bitwidth 32, the
-/// sizes and element count of descriptor memrefs at most 2^31-1; byte sizes
-/// within int64. TILE_RT_ERROR_INVALID_ARGUMENT names the parameter and the
-/// range.
+/// finite, within their type's finite range; with index-bitwidth 32 (the
+/// kernel computes indices in 32 bits), every size of a memref at most
+/// 2^31-1 and the element count of a `descriptor` or `bare` memref too;
+/// byte sizes within int64. TILE_RT_ERROR_INVALID_ARGUMENT names the parameter
+/// and the range.
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *manifest,
                                      const tileRtArgValue *args);
 
