@@ -231,9 +231,10 @@ func.func @pairs_f16() {
 
 // -----
 
-// Not in pairs: an f32 body (no 16-bit arithmetic to pack), and an f16
-// body whose registers 2p and 2p + 1 are not adjacent along the last
-// dimension.
+// Not in pairs: an f32 body (no 16-bit arithmetic to pack), an f16 body
+// whose registers 2p and 2p + 1 are not adjacent along the last dimension,
+// and an f16 body that reads element j / 2 of the fragment it writes at j
+// (the second iteration of a pair reads what the first writes).
 #f32acc = #tile.fragment<[4, 8], threads = 4, (d0, d1) -> (d0, d1)>
 #cols = #tile.fragment<[8, 4], threads = 4, (d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @no_pairs
@@ -241,6 +242,13 @@ func.func @pairs_f16() {
 // CHECK: arith.mulf %{{.+}} : f32
 // CHECK-NOT: vector
 // CHECK: arith.mulf %{{.+}} : f16
+// CHECK-NOT: vector
+// CHECK-LABEL: func.func @no_pairs_overlap
+// CHECK-NOT: vector
+// CHECK: %[[H6:.+]] = memref.load %[[H:.+]][%c3] : memref<8xf16
+// CHECK-NEXT: %[[M6:.+]] = arith.mulf %[[H6]], %[[H6]] : f16
+// CHECK-NEXT: memref.store %[[M6]], %[[H]][%c6]
+// CHECK-NEXT: %[[H7:.+]] = memref.load %[[H]][%c3]
 // CHECK-NOT: vector
 func.func @no_pairs() {
   %c1 = arith.constant 1 : index
@@ -256,6 +264,20 @@ func.func @no_pairs() {
       %x = memref.load %b[%i, %j] : memref<8x4xf16, #tile.fragment>
       %y = arith.mulf %x, %x : f16
       memref.store %y, %b[%i, %j] : memref<8x4xf16, #tile.fragment>
+    }
+  }
+  return
+}
+func.func @no_pairs_overlap() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %h = tile.alloc {layout = #f32acc} : memref<4x8xf16, #tile.fragment>
+    tile.parallel (%i, %j) in (4, 8) layout(#f32acc) {
+      %c2 = arith.constant 2 : index
+      %jh = arith.divui %j, %c2 : index
+      %x = memref.load %h[%i, %jh] : memref<4x8xf16, #tile.fragment>
+      %y = arith.mulf %x, %x : f16
+      memref.store %y, %h[%i, %j] : memref<4x8xf16, #tile.fragment>
     }
   }
   return

@@ -82,7 +82,8 @@ using RegisterMap = DenseMap<std::pair<Operation *, int64_t>, int64_t>;
 /// dimension; the body has only elementwise, side-effect-free arith
 /// operations and fmas on scalars, and accesses to fragments; each access
 /// reaches, for every pair, two consecutive registers (or one register, for a
-/// load); and some operation computes in a 16-bit float type, which two lanes
+/// load), the registers the body stores where it stores into the fragment;
+/// and some operation computes in a 16-bit float type, which two lanes
 /// fill one 32-bit register of (f16x2, bf16x2 arithmetic).
 static bool
 canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
@@ -99,6 +100,13 @@ canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
   auto isScalar = [](Type type) {
     return isa<IntegerType, FloatType, IndexType>(type);
   };
+  // A fragment the body writes is read only where it is written: with
+  // both lanes' loads before both lanes' stores, lane 1 must not read what
+  // lane 0 writes.
+  DenseMap<Value, Operation *> stored;
+  for (Operation &inner : body)
+    if (auto st = dyn_cast<memref::StoreOp>(inner))
+      stored.try_emplace(st.getMemref(), &inner);
   bool packs16 = false;
   for (Operation &inner : body) {
     if (inner.getNumRegions())
@@ -118,6 +126,10 @@ canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
         int64_t r0 = regOf.lookup({&inner, r});
         int64_t r1 = regOf.lookup({&inner, r + 1});
         if (r0 < 0 || r1 < 0 || (r1 != r0 + 1 && !(load && r1 == r0)))
+          return false;
+        if (Operation *store = stored.lookup(mem);
+            store && (regOf.lookup({store, r}) != r0 ||
+                      regOf.lookup({store, r + 1}) != r1))
           return false;
       }
       continue;
