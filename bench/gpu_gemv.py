@@ -7,7 +7,8 @@ torch and times next to cuBLAS and the copy bandwidth, in one process.
 
 KERNELS_DIR is what bench/build_gemv_kernels.sh wrote: one folder per
 configuration (gemv-f16, gemv-bf16, gemv-f16-m4, gemv_w4a16-f16-gG,
-gemm_w4a16-f16-g128), each with its manifests. Launches go through the
+gemv_w4a16-bf16-g128, gemv_w4a16-f16-g128-m2, gemm_w4a16-f16-g128), each
+with its manifests. Launches go through the
 Python package (python/tile, imported from the source tree) on torch
 tensors, on torch's current stream.
 
@@ -23,7 +24,8 @@ tensors, on torch's current stream.
   (c) W4A16 GEMV (4-bit weights packed by bench/w4pack.py, f16 scales per
       group of G, with zero points and symmetric) at m = 1 and m = 16 on
       V0-V7, checked against torch on the dequantized matrix and timed
-      against cuBLAS on that matrix in f16.
+      against cuBLAS on that matrix in f16; at m = 16 also the
+      configuration with two rows of X per block (gemv_w4a16-f16-g128-m2).
   (d) W4A16 GEMM at the paper's M1 and M5 (Table 1) against fp16 cuBLAS.
 
 Correctness: fresh random inputs with no zeros per shape (floats in
@@ -88,11 +90,14 @@ def manifest(root, config, kernel):
 
 
 def w4_configs(root):
-    """(folder, kernel, group, activation type) of the W4A16 artifacts."""
+    """(folder, kernel, group, activation type, rows of X) of the W4A16
+    artifacts; gemv_w4a16-f16-g128-m2 holds two rows of X per block (each
+    dequantized pair of weights serves both), run at m = 16 only."""
     found = []
     for g in W4_GROUPS:
-        found.append((f"gemv_w4a16-f16-g{g}", "gemv_w4a16", g, "f16"))
-    found.append(("gemv_w4a16-bf16-g128", "gemv_w4a16", 128, "bf16"))
+        found.append((f"gemv_w4a16-f16-g{g}", "gemv_w4a16", g, "f16", (1, 16)))
+    found.append(("gemv_w4a16-bf16-g128", "gemv_w4a16", 128, "bf16", (1, 16)))
+    found.append(("gemv_w4a16-f16-g128-m2", "gemv_w4a16", 128, "f16", (16,)))
     return found
 
 
@@ -105,7 +110,7 @@ def dry(args):
     rows, missing = [], 0
     wanted = [(c, k) for c, _, _ in GEMV_CONFIGS
               for k in ("gemv", "gemv_splitk")]
-    for folder, kernel, _, _ in w4_configs(args.kernels):
+    for folder, kernel, _, _, _ in w4_configs(args.kernels):
         wanted += [(folder, kernel), (folder, kernel + "_sym")]
     wanted += [("gemm_w4a16-f16-g128", "gemm_w4a16"),
                ("gemm_w4a16-f16-g128", "gemm_w4a16_sym")]
@@ -287,12 +292,12 @@ def run(args):
 
     # (c) W4A16 GEMV.
     if args.part in ("all", "c"):
-        rows, ratios = [], {1: [], 16: []}
-        for folder, kernel, g, at in w4_configs(args.kernels):
+        rows, ratios = [], {}
+        for folder, kernel, g, at, ms in w4_configs(args.kernels):
             for symmetric in (False, True):
                 fn = load(folder, kernel + ("_sym" if symmetric else ""))
                 shapes = GEMV_SHAPES + RAGGED
-                for m in (1, 16):
+                for m in ms:
                     for name, n, k in shapes:
                         label = [folder, "sym" if symmetric else "zeros", m,
                                  name, f"{n}x{k}"]
@@ -313,7 +318,8 @@ def run(args):
                             rows.append(label + [status, "-", "-", "-"])
                         else:
                             t, blas = timed(call, lambda: F.linear(x, wdq))
-                            ratios[m].append(blas / t)
+                            ratios.setdefault((m, folder), []).append(
+                                blas / t)
                             rows.append(label + [status, f"{t * 1e3:.1f}",
                                                  f"{blas * 1e3:.1f}",
                                                  f"{blas / t:.2f}"])
@@ -322,12 +328,12 @@ def run(args):
         print(markdown_table(["config", "form", "m", "shape", "NxK",
                               "check", "tile us", "fp16 cuBLAS us",
                               "cuBLAS / tile"], rows))
-        for m, goal in ((1, GOAL_W4_M1), (16, GOAL_W4_M16)):
-            if ratios[m]:
-                low = min(ratios[m])
-                print(f"\nm = {m}: minimum {low:.2f}x fp16 cuBLAS over "
-                      f"{len(ratios[m])} shapes (goal >= {goal}x: "
-                      f"{'met' if low >= goal else 'missed'})")
+        goals = {1: GOAL_W4_M1, 16: GOAL_W4_M16}
+        for (m, folder), found in sorted(ratios.items()):
+            low, goal = min(found), goals[m]
+            print(f"\nm = {m} ({folder}): minimum {low:.2f}x fp16 cuBLAS "
+                  f"over {len(found)} shapes (goal >= {goal}x: "
+                  f"{'met' if low >= goal else 'missed'})")
         print()
         torch.cuda.empty_cache()
 

@@ -10,9 +10,13 @@ q in [0, 15] with one scale s and one zero point z per group:
 The symmetric form has no zeros tensor and z = 8 (q - 8 is the signed
 int4 value, stored offset by 8). The kernels take
 
-    packed  N x ceil(K / 2) bytes (int8 tensor): byte j of row n holds
-            q[n, 2j] in its low nibble and q[n, 2j + 1] in its high one
-            (an odd K is padded with a zero nibble)
+    packed  N x ceil(K / 8) 32-bit words (int32 tensor): word c of row n
+            holds q[n, 8c + 2i] in bits 4i..4i+3 and q[n, 8c + 2i + 1] in
+            bits 16+4i..16+4i+3, for i = 0..3 (K is padded with zero
+            nibbles to a multiple of 8). Shifted right by 4i and masked
+            with 0x000F000F, a word gives the adjacent weights 8c + 2i and
+            8c + 2i + 1 in its two 16-bit halves, which the kernels turn
+            into an f16x2 / bf16x2 pair with one OR (docs/Quantized.md).
     scales  N x ceil(K / G), f16 or bf16
     zeros   N x ceil(K / G), same type as scales (asymmetric form only)
 
@@ -36,20 +40,28 @@ def _check_group(group):
 # ---------------------------------------------------------------------------
 # Pure Python: rows of ints.
 
+WORD = 8  # weights per 32-bit word
+
+
+def _bit(j):
+    """Bit offset of weight j (0..7) of a word."""
+    return 16 * (j % 2) + 4 * (j // 2)
+
+
 def pack_rows(q):
     """Packs rows of 4-bit unsigned integers (lists of 0..15) into rows of
-    signed bytes (-128..127, the int8 view of the packed byte)."""
+    32-bit words (-2^31..2^31-1, the int32 view of the word)."""
     out = []
     for row in q:
         packed = []
-        for j in range(0, len(row), 2):
-            lo = row[j]
-            hi = row[j + 1] if j + 1 < len(row) else 0
-            if not (0 <= lo <= 15 and 0 <= hi <= 15):
-                raise ValueError(f"value out of 0..15 in column {j} or "
-                                 f"{j + 1}: {lo}, {hi}")
-            byte = lo | (hi << 4)
-            packed.append(byte - 256 if byte > 127 else byte)
+        for c in range(0, len(row), WORD):
+            word = 0
+            for j, v in enumerate(row[c:c + WORD]):
+                if not 0 <= v <= 15:
+                    raise ValueError(f"value out of 0..15 in column {c + j}: "
+                                     f"{v}")
+                word |= v << _bit(j)
+            packed.append(word - (1 << 32) if word >= 1 << 31 else word)
         out.append(packed)
     return out
 
@@ -59,9 +71,9 @@ def unpack_rows(packed, k):
     out = []
     for row in packed:
         values = []
-        for byte in row:
-            byte &= 0xFF
-            values += [byte & 0xF, byte >> 4]
+        for word in row:
+            word &= 0xFFFFFFFF
+            values += [(word >> _bit(j)) & 0xF for j in range(WORD)]
         out.append(values[:k])
     return out
 
@@ -106,17 +118,21 @@ def dequantize_rows(q, scales, zeros, group):
 
 def pack(q):
     """q: N x K integers in [0, 15] (a torch tensor or rows of ints).
-    Returns the N x ceil(K / 2) int8 packed tensor (or rows)."""
+    Returns the N x ceil(K / 8) int32 packed tensor (or rows)."""
     if not _is_torch(q):
         return pack_rows(q)
     import torch
     if q.numel() and (int(q.min()) < 0 or int(q.max()) > 15):
         raise ValueError("values out of 0..15")
-    q = q.to(torch.int32)
-    if q.shape[1] % 2:
-        q = torch.nn.functional.pad(q, (0, 1))
-    byte = q[:, 0::2] | (q[:, 1::2] << 4)
-    return byte.to(torch.uint8).view(torch.int8).contiguous()
+    q = q.to(torch.int64)
+    if q.shape[1] % WORD:
+        q = torch.nn.functional.pad(q, (0, WORD - q.shape[1] % WORD))
+    q = q.view(q.shape[0], -1, WORD)
+    word = torch.zeros_like(q[:, :, 0])
+    for j in range(WORD):
+        word |= q[:, :, j] << _bit(j)
+    word = torch.where(word >= 1 << 31, word - (1 << 32), word)
+    return word.to(torch.int32).contiguous()
 
 
 def unpack(packed, k):
@@ -124,9 +140,9 @@ def unpack(packed, k):
     if not _is_torch(packed):
         return unpack_rows(packed, k)
     import torch
-    b = packed.view(torch.uint8).to(torch.int32)
-    q = torch.stack((b & 0xF, b >> 4), dim=2).reshape(b.shape[0], -1)
-    return q[:, :k].contiguous()
+    w = packed.to(torch.int64) & 0xFFFFFFFF
+    q = torch.stack([(w >> _bit(j)) & 0xF for j in range(WORD)], dim=2)
+    return q.reshape(w.shape[0], -1)[:, :k].to(torch.int32).contiguous()
 
 
 def quantize(w, group, symmetric=False, dtype=None):

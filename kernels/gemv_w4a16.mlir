@@ -1,6 +1,7 @@
 // The tile library W4A16 GEMV: Y = X * dequant(P)^T with X stored M x K in
-// f16 or bf16 (M small), 4-bit weights packed two per byte in P (N x
-// ceil(K / 2) bytes, column 2j in the low nibble of byte j), one scale per
+// f16 or bf16 (M small), 4-bit weights packed eight per 32-bit word in P
+// (N x ceil(K / 8) i32; word c of a row holds weights 8c + 2i in bits
+// 4i..4i+3 and 8c + 2i + 1 in bits 16+4i..16+4i+3, i = 0..3), one scale per
 // group of G consecutive weights of a row in S (N x ceil(K / G), the type of
 // X) and, for `gemv_w4a16`, one zero point per group in Z (same shape and
 // type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
@@ -12,28 +13,33 @@
 // 16-byte chunks of P holding 32 weights each: every thread loads whole
 // chunks with one vector load and unpacks them in registers. The
 // unpacking is the tile.parallel of the TileLang paper's Fig. 17: weight
-// k reads byte k / 2 of the fragment and shifts by 4 (k mod 2).
+// k reads word k / 8 of the fragment, shifts it by 16 (k mod 2) +
+// 4 ((k mod 8) / 2) and masks the nibble. The compiler runs the loop two
+// weights (k, k + 1) at a time: both come from one word at offsets 16
+// apart, so one shift and one mask extract the pair into the two halves of
+// a 32-bit register, and the conversion, zero point and scale are one
+// packed f16x2 / bf16x2 operation each (docs/Quantized.md).
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
 //   BK       weights per row per step: a multiple of 32 * KT
-//   BKP      BK / 2, the bytes of P per row per step
+//   BKW      BK / 8, the 32-bit words of P per row per step
 //   G        group size: 32, 64 or 128 (G / 32 must divide KT)
 //   GS       BK / G, the groups per row per step
 //   GR       G / 32, the threads sharing one scale
 //   AT       type of X, S, Z and Y: f16 or bf16
-// tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
-// tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
+// tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
+// tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 //
-// tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKP=512 BM=1
+// tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 // tile.params: G=128 GR=4 GS=8 AT=f16
 
 // P tile: row n on thread group n / RW (RW = BN / GROUPS), 16-byte chunk
-// c of the row on thread c mod KT of the group.
-#ptile = #tile.fragment<threads = ${THREADS}, map = (n, b) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (b floordiv 16) mod ${KT},
-   ((n mod (${BN} floordiv ${GROUPS})) * (${BKP} floordiv (${KT} * 16))
-     + b floordiv (${KT} * 16)) * 16 + b mod 16)>
+// c (words 4c..4c+3) of the row on thread c mod KT of the group.
+#ptile = #tile.fragment<threads = ${THREADS}, map = (n, w) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (w floordiv 4) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv (${KT} * 4))
+     + w floordiv (${KT} * 4)) * 4 + w mod 4)>
 // X tile: the 32 columns of each chunk of P, on every group.
 #xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
   (s0 * ${KT} + (k floordiv 32) mod ${KT},
@@ -55,7 +61,7 @@
        * (${BK} floordiv (${KT} * 32))
      + k floordiv (${KT} * 32)) * 32 + k mod 32)>
 
-func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
+func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                       %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
                       %Y: memref<?x?x${AT}>) {
   %c0 = arith.constant 0 : index
@@ -64,16 +70,16 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
   %bm = arith.constant ${BM} : index
   %bn = arith.constant ${BN} : index
   %bk = arith.constant ${BK} : index
-  %bkp = arith.constant ${BKP} : index
+  %bkw = arith.constant ${BKW} : index
   %gs = arith.constant ${GS} : index
   %M = memref.dim %X, %c0 : memref<?x?x${AT}>
   %K = memref.dim %X, %c1 : memref<?x?x${AT}>
-  %N = memref.dim %P, %c0 : memref<?x?xi8>
+  %N = memref.dim %P, %c0 : memref<?x?xi32>
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
-    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKP}xi8, #tile.fragment>
+    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
     %z = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
@@ -85,10 +91,10 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
     %n0 = arith.muli %by, %bn : index
     scf.for %t = %c0 to %steps step %c1 {
       %k0 = arith.muli %t, %bk : index
-      %b0 = arith.muli %t, %bkp : index
+      %b0 = arith.muli %t, %bkw : index
       %g0 = arith.muli %t, %gs : index
       tile.copy %P[%n0, %b0] -> %p
-          : memref<?x?xi8> -> memref<${BN}x${BKP}xi8, #tile.fragment>
+          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #tile.fragment>
       tile.copy %X[%m0, %k0] -> %x
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
       tile.copy %S[%n0, %g0] -> %s
@@ -98,20 +104,27 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
       tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
+        %c8i = arith.constant 8 : index
+        %c16i = arith.constant 16 : index
         %cg = arith.constant ${G} : index
-        %kb = arith.divui %k, %c2i : index
-        %half = arith.remui %k, %c2i : index
+        %kw = arith.divui %k, %c8i : index
+        %pos = arith.remui %k, %c8i : index
+        %odd = arith.remui %pos, %c2i : index
+        %nib4 = arith.divui %pos, %c2i : index
         %g = arith.divui %k, %cg : index
-        %byte = memref.load %p[%j, %kb] : memref<${BN}x${BKP}xi8, #tile.fragment>
-        %shift = arith.muli %half, %c4i : index
-        %shift8 = arith.index_cast %shift : index to i8
-        %nib = arith.shrui %byte, %shift8 : i8
-        // The low nibble as a masked byte: truncated to i4, LLVM makes the
-        // unpacked fragment a vector of i4, which both backends build
+        %word = memref.load %p[%j, %kw] : memref<${BN}x${BKW}xi32, #tile.fragment>
+        // Bit offset 16 (k mod 2) + 4 ((k mod 8) / 2) of the nibble.
+        %hi = arith.muli %odd, %c16i : index
+        %lo = arith.muli %nib4, %c4i : index
+        %shift = arith.addi %hi, %lo : index
+        %shift32 = arith.index_cast %shift : index to i32
+        %nib = arith.shrui %word, %shift32 : i32
+        // The nibble as a masked word, not truncated to i4: LLVM would make
+        // the unpacked fragment a vector of i4, which both backends build
         // through local memory (scratch on AMD).
-        %c15i8 = arith.constant 15 : i8
-        %q = arith.andi %nib, %c15i8 : i8
-        %qf = arith.uitofp %q : i8 to ${AT}
+        %c15 = arith.constant 15 : i32
+        %q = arith.andi %nib, %c15 : i32
+        %qf = arith.uitofp %q : i32 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %d = arith.subf %qf, %zv : ${AT}
@@ -135,7 +148,7 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
   return
 }
 
-func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
+func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                           %S: memref<?x?x${AT}>, %Y: memref<?x?x${AT}>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -143,16 +156,16 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
   %bm = arith.constant ${BM} : index
   %bn = arith.constant ${BN} : index
   %bk = arith.constant ${BK} : index
-  %bkp = arith.constant ${BKP} : index
+  %bkw = arith.constant ${BKW} : index
   %gs = arith.constant ${GS} : index
   %M = memref.dim %X, %c0 : memref<?x?x${AT}>
   %K = memref.dim %X, %c1 : memref<?x?x${AT}>
-  %N = memref.dim %P, %c0 : memref<?x?xi8>
+  %N = memref.dim %P, %c0 : memref<?x?xi32>
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
-    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKP}xi8, #tile.fragment>
+    %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
@@ -163,10 +176,10 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
     %n0 = arith.muli %by, %bn : index
     scf.for %t = %c0 to %steps step %c1 {
       %k0 = arith.muli %t, %bk : index
-      %b0 = arith.muli %t, %bkp : index
+      %b0 = arith.muli %t, %bkw : index
       %g0 = arith.muli %t, %gs : index
       tile.copy %P[%n0, %b0] -> %p
-          : memref<?x?xi8> -> memref<${BN}x${BKP}xi8, #tile.fragment>
+          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #tile.fragment>
       tile.copy %X[%m0, %k0] -> %x
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
       tile.copy %S[%n0, %g0] -> %s
@@ -174,17 +187,23 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi8>,
       tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
+        %c8i = arith.constant 8 : index
+        %c16i = arith.constant 16 : index
         %cg = arith.constant ${G} : index
-        %kb = arith.divui %k, %c2i : index
-        %half = arith.remui %k, %c2i : index
+        %kw = arith.divui %k, %c8i : index
+        %pos = arith.remui %k, %c8i : index
+        %odd = arith.remui %pos, %c2i : index
+        %nib4 = arith.divui %pos, %c2i : index
         %g = arith.divui %k, %cg : index
-        %byte = memref.load %p[%j, %kb] : memref<${BN}x${BKP}xi8, #tile.fragment>
-        %shift = arith.muli %half, %c4i : index
-        %shift8 = arith.index_cast %shift : index to i8
-        %nib = arith.shrui %byte, %shift8 : i8
-        %c15i8 = arith.constant 15 : i8
-        %q = arith.andi %nib, %c15i8 : i8
-        %qf = arith.uitofp %q : i8 to ${AT}
+        %word = memref.load %p[%j, %kw] : memref<${BN}x${BKW}xi32, #tile.fragment>
+        %hi = arith.muli %odd, %c16i : index
+        %lo = arith.muli %nib4, %c4i : index
+        %shift = arith.addi %hi, %lo : index
+        %shift32 = arith.index_cast %shift : index to i32
+        %nib = arith.shrui %word, %shift32 : i32
+        %c15 = arith.constant 15 : i32
+        %q = arith.andi %nib, %c15 : i32
+        %qf = arith.uitofp %q : i32 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = arith.constant 8.0 : ${AT}
         %d = arith.subf %qf, %zv : ${AT}

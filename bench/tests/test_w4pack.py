@@ -18,22 +18,36 @@ except ImportError:
 
 class PackRowsTest(unittest.TestCase):
     def test_nibble_order(self):
-        # Low nibble first: columns 0 and 1 of [1, 2] make 0x21.
-        self.assertEqual(w4pack.pack_rows([[1, 2]]), [[0x21]])
-        # 0xF0 is -16 as a signed byte.
-        self.assertEqual(w4pack.pack_rows([[0, 15]]), [[-16]])
+        # Weights 2i and 2i + 1 of a word at bits 4i and 16 + 4i: columns
+        # 0 and 1 of [1, 2] make 0x00020001.
+        self.assertEqual(w4pack.pack_rows([[1, 2]]), [[0x00020001]])
+        self.assertEqual(w4pack.pack_rows([[0, 0, 3, 4]]), [[0x00400030]])
+        # Column 7 is the top nibble: 0xF0000000 is negative as an int32.
+        self.assertEqual(w4pack.pack_rows([[0] * 7 + [15]]),
+                         [[0xF0000000 - (1 << 32)]])
 
-    def test_odd_k_is_padded(self):
-        self.assertEqual(w4pack.pack_rows([[7, 8, 9]]), [[0x87 - 256, 0x09]])
-        self.assertEqual(w4pack.unpack_rows([[0x87 - 256, 0x09]], 3), [[7, 8, 9]])
+    def test_pair_extraction(self):
+        # (word >> 4i) & 0x000F000F holds columns 2i and 2i + 1 in its two
+        # 16-bit halves.
+        q = [3, 12, 5, 9, 0, 15, 7, 1]
+        word = w4pack.pack_rows([q])[0][0] & 0xFFFFFFFF
+        for i in range(4):
+            pair = (word >> (4 * i)) & 0x000F000F
+            self.assertEqual((pair & 0xFFFF, pair >> 16), (q[2 * i], q[2 * i + 1]))
+
+    def test_ragged_k_is_padded(self):
+        self.assertEqual(w4pack.pack_rows([[7, 8, 9]]), [[0x00080097]])
+        self.assertEqual(w4pack.unpack_rows([[0x00080097]], 3), [[7, 8, 9]])
+        self.assertEqual(len(w4pack.pack_rows([[1] * 9])[0]), 2)
 
     def test_round_trip(self):
         rng = random.Random(5)
-        for k in (1, 2, 31, 64, 129):
+        for k in (1, 2, 7, 8, 31, 64, 129):
             q = [[rng.randrange(16) for _ in range(k)] for _ in range(3)]
             packed = w4pack.pack_rows(q)
-            self.assertEqual(len(packed[0]), (k + 1) // 2)
-            self.assertTrue(all(-128 <= b <= 127 for r in packed for b in r))
+            self.assertEqual(len(packed[0]), (k + 7) // 8)
+            self.assertTrue(all(-(1 << 31) <= w < (1 << 31)
+                                for r in packed for w in r))
             self.assertEqual(w4pack.unpack_rows(packed, k), q)
 
     def test_out_of_range(self):
@@ -67,10 +81,10 @@ class PackRowsTest(unittest.TestCase):
 class PackTorchTest(unittest.TestCase):
     def test_matches_rows(self):
         g = torch.Generator().manual_seed(3)
-        for k in (1, 6, 33):
+        for k in (1, 6, 8, 33):
             q = torch.randint(0, 16, (4, k), generator=g)
             packed = w4pack.pack(q)
-            self.assertEqual(packed.dtype, torch.int8)
+            self.assertEqual(packed.dtype, torch.int32)
             self.assertEqual(packed.tolist(), w4pack.pack_rows(q.tolist()))
             self.assertTrue(torch.equal(w4pack.unpack(packed, k), q.int()))
 

@@ -132,13 +132,14 @@ func.func @pipelined(%A: memref<64x256xf16>, %B: memref<64x256xf16>, %C: memref<
 // two waves split along M; P, its f16 cast, is A of the second gemm, and
 // inference lays it out as the register operand of 32x32x8, whose K runs
 // of four per lane group are the accumulator's four columns per lane: the
-// cast stays in each lane. The second gemm takes P from P's registers (no
+// cast stays in each lane (on two registers at a time, vector<2xf32> to
+// vector<2xf16>). The second gemm takes P from P's registers (no
 // LDS read of A) as the instruction's B operand (C is computed transposed)
 // and reads V, stored K x N and so transposed in LDS, as 8-byte vectors.
 
 // CHECK-LABEL: func.func @register_a
 // CHECK: amdgpu.mfma 32x32x8 {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>
-// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: arith.truncf {{.*}} : vector<2xf32> to vector<2xf16>
 // CHECK: %[[P:.+]] = vector.from_elements {{.*}} : vector<4xf16>
 // CHECK: %[[V:.+]] = vector.load {{.*}} {alignment = 8 : i64} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK: amdgpu.mfma 32x32x8 %[[V]] * %[[P]] + {{.*}} : vector<4xf16>, vector<4xf16>, vector<16xf32>

@@ -158,3 +158,127 @@ func.func @packed_pairs() {
   }
   return
 }
+
+// -----
+
+// A body computing in f16 runs for two registers at once where they hold
+// adjacent points of the last dimension: the nibbles of one word (the
+// same register in both lanes) are shifted by a constant pair per
+// register pair ([0, 16], [4, 20], ...: `j mod 2` and `j / 2` are the same
+// on every thread), the scale is broadcast, the arithmetic is on
+// vector<2xT>, and the accumulator's two registers are loaded and stored
+// per lane.
+#word = #tile.fragment<[4, 1], threads = 4, (d0, d1) -> (d0, d1)>
+#row = #tile.fragment<[4], threads = 4, (d0) -> (d0, 0)>
+#acc = #tile.fragment<[4, 8], threads = 4, (d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @pairs_f16
+// CHECK-DAG: %[[SH0:.+]] = arith.constant dense<[0, 16]> : vector<2xi32>
+// CHECK-DAG: %[[SH1:.+]] = arith.constant dense<[4, 20]> : vector<2xi32>
+// CHECK-DAG: %[[M:.+]] = arith.constant dense<15> : vector<2xi32>
+// CHECK-DAG: %[[W:.+]] = tile.alloc : memref<1xi32, #gpu.address_space<private>>
+// CHECK-DAG: %[[S:.+]] = tile.alloc : memref<1xf16, #gpu.address_space<private>>
+// CHECK-DAG: %[[A:.+]] = tile.alloc : memref<8xf16, #gpu.address_space<private>>
+// CHECK: %[[W0:.+]] = memref.load %[[W]][%c0]
+// CHECK: %[[WV:.+]] = vector.broadcast %[[W0]] : i32 to vector<2xi32>
+// CHECK: %[[N:.+]] = arith.shrui %[[WV]], %[[SH0]] : vector<2xi32>
+// CHECK: %[[Q:.+]] = arith.andi %[[N]], %[[M]] : vector<2xi32>
+// CHECK: %[[QF:.+]] = arith.uitofp %[[Q]] : vector<2xi32> to vector<2xf16>
+// CHECK: %[[S0:.+]] = memref.load %[[S]][%c0]
+// CHECK: %[[SV:.+]] = vector.broadcast %[[S0]] : f16 to vector<2xf16>
+// CHECK: %[[V:.+]] = arith.mulf %[[QF]], %[[SV]] : vector<2xf16>
+// CHECK: %[[A0:.+]] = memref.load %[[A]][%c0]
+// CHECK: %[[A1:.+]] = memref.load %[[A]][%c1]
+// CHECK: %[[AV:.+]] = vector.from_elements %[[A0]], %[[A1]] : vector<2xf16>
+// CHECK: %[[SUM:.+]] = arith.addf %[[AV]], %[[V]] : vector<2xf16>
+// CHECK: %[[L0:.+]] = vector.extract %[[SUM]][0]
+// CHECK: memref.store %[[L0]], %[[A]][%c0]
+// CHECK: %[[L1:.+]] = vector.extract %[[SUM]][1]
+// CHECK: memref.store %[[L1]], %[[A]][%c1]
+// CHECK: arith.shrui %{{.+}}, %[[SH1]] : vector<2xi32>
+// CHECK: memref.store %{{.+}}, %[[A]][%c3]
+// CHECK-NOT: tile.parallel
+func.func @pairs_f16() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %w = tile.alloc {layout = #word} : memref<4x1xi32, #tile.fragment>
+    %s = tile.alloc {layout = #row} : memref<4xf16, #tile.fragment>
+    %a = tile.alloc {layout = #acc} : memref<4x8xf16, #tile.fragment>
+    tile.parallel (%i, %j) in (4, 8) layout(#acc) {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %odd = arith.remui %j, %c2 : index
+      %half = arith.divui %j, %c2 : index
+      %hi = arith.muli %odd, %c16 : index
+      %lo = arith.muli %half, %c4 : index
+      %sh = arith.addi %hi, %lo : index
+      %sh32 = arith.index_cast %sh : index to i32
+      %word = memref.load %w[%i, %c0] : memref<4x1xi32, #tile.fragment>
+      %n = arith.shrui %word, %sh32 : i32
+      %c15 = arith.constant 15 : i32
+      %q = arith.andi %n, %c15 : i32
+      %qf = arith.uitofp %q : i32 to f16
+      %sv = memref.load %s[%i] : memref<4xf16, #tile.fragment>
+      %v = arith.mulf %qf, %sv : f16
+      %old = memref.load %a[%i, %j] : memref<4x8xf16, #tile.fragment>
+      %sum = arith.addf %old, %v : f16
+      memref.store %sum, %a[%i, %j] : memref<4x8xf16, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
+// Not in pairs: an f32 body (no 16-bit arithmetic to pack), an f16 body
+// whose registers 2p and 2p + 1 are not adjacent along the last dimension,
+// and an f16 body that reads element j / 2 of the fragment it writes at j
+// (the second iteration of a pair reads what the first writes).
+#f32acc = #tile.fragment<[4, 8], threads = 4, (d0, d1) -> (d0, d1)>
+#cols = #tile.fragment<[8, 4], threads = 4, (d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @no_pairs
+// CHECK-NOT: vector
+// CHECK: arith.mulf %{{.+}} : f32
+// CHECK-NOT: vector
+// CHECK: arith.mulf %{{.+}} : f16
+// CHECK-NOT: vector
+// CHECK-LABEL: func.func @no_pairs_overlap
+// CHECK-NOT: vector
+// CHECK: %[[H6:.+]] = memref.load %[[H:.+]][%c3] : memref<8xf16
+// CHECK-NEXT: %[[M6:.+]] = arith.mulf %[[H6]], %[[H6]] : f16
+// CHECK-NEXT: memref.store %[[M6]], %[[H]][%c6]
+// CHECK-NEXT: %[[H7:.+]] = memref.load %[[H]][%c3]
+// CHECK-NOT: vector
+func.func @no_pairs() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %a = tile.alloc {layout = #f32acc} : memref<4x8xf32, #tile.fragment>
+    %b = tile.alloc {layout = #cols} : memref<8x4xf16, #tile.fragment>
+    tile.parallel (%i, %j) in (4, 8) layout(#f32acc) {
+      %x = memref.load %a[%i, %j] : memref<4x8xf32, #tile.fragment>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %a[%i, %j] : memref<4x8xf32, #tile.fragment>
+    }
+    tile.parallel (%i, %j) in (8, 4) layout(#cols) {
+      %x = memref.load %b[%i, %j] : memref<8x4xf16, #tile.fragment>
+      %y = arith.mulf %x, %x : f16
+      memref.store %y, %b[%i, %j] : memref<8x4xf16, #tile.fragment>
+    }
+  }
+  return
+}
+func.func @no_pairs_overlap() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %h = tile.alloc {layout = #f32acc} : memref<4x8xf16, #tile.fragment>
+    tile.parallel (%i, %j) in (4, 8) layout(#f32acc) {
+      %c2 = arith.constant 2 : index
+      %jh = arith.divui %j, %c2 : index
+      %x = memref.load %h[%i, %jh] : memref<4x8xf16, #tile.fragment>
+      %y = arith.mulf %x, %x : f16
+      memref.store %y, %h[%i, %j] : memref<4x8xf16, #tile.fragment>
+    }
+  }
+  return
+}

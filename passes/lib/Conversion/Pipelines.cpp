@@ -36,6 +36,9 @@ static void addTilePasses(OpPassManager &pm, StringRef chip,
   if (checkResources)
     pm.addPass(createTileCheckResources());
   pm.addPass(createTileLower(lower));
+  // Small integers converted to 16-bit floats (unpacked weights) as bit
+  // operations on whole registers.
+  pm.addPass(createTileNarrowIntToFloat());
   pm.addPass(createConvertTileToGPU());
 }
 

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -73,6 +74,215 @@ static std::optional<int64_t> evalIndex(Value v,
   return std::nullopt;
 }
 
+using RegisterMap = DenseMap<std::pair<Operation *, int64_t>, int64_t>;
+
+/// Whether the body of a parallel loop over `lm` may run for registers 2p
+/// and 2p + 1 at once, as operations on vector<2xT>: every pair of
+/// registers holds, on every thread, two points adjacent along the last
+/// dimension; the body has only elementwise, side-effect-free arith
+/// operations and fmas on scalars, and accesses to fragments; each access
+/// reaches, for every pair, two consecutive registers (or one register, for a
+/// load), the registers the body stores where it stores into the fragment;
+/// and some operation computes in a 16-bit float type, which two lanes
+/// fill one 32-bit register of (f16x2, bf16x2 arithmetic).
+static bool
+canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
+              const DenseMap<Value, std::pair<Fragment, Value>> &fragments) {
+  if (lm.replicated || lm.perThread || lm.numRegs < 2 || lm.numRegs % 2)
+    return false;
+  for (int64_t t = 0; t < lm.activeThreads; ++t)
+    for (int64_t r = 0; r < lm.numRegs; r += 2) {
+      ArrayRef<int64_t> c0 = lm.coords(t, r), c1 = lm.coords(t, r + 1);
+      if (c0.empty() || c0.drop_back() != c1.drop_back() ||
+          c1.back() != c0.back() + 1)
+        return false;
+    }
+  auto isScalar = [](Type type) {
+    return isa<IntegerType, FloatType, IndexType>(type);
+  };
+  // A fragment the body writes is read only where it is written: with
+  // both lanes' loads before both lanes' stores, lane 1 must not read what
+  // lane 0 writes.
+  DenseMap<Value, Operation *> stored;
+  for (Operation &inner : body)
+    if (auto st = dyn_cast<memref::StoreOp>(inner))
+      stored.try_emplace(st.getMemref(), &inner);
+  bool packs16 = false;
+  for (Operation &inner : body) {
+    if (inner.getNumRegions())
+      return false;
+    Value mem;
+    bool load = false;
+    if (auto l = dyn_cast<memref::LoadOp>(inner)) {
+      mem = l.getMemref();
+      load = true;
+    } else if (auto st = dyn_cast<memref::StoreOp>(inner)) {
+      mem = st.getMemref();
+    }
+    if (mem) {
+      if (!fragments.count(mem))
+        return false;
+      for (int64_t r = 0; r < lm.numRegs; r += 2) {
+        int64_t r0 = regOf.lookup({&inner, r});
+        int64_t r1 = regOf.lookup({&inner, r + 1});
+        if (r0 < 0 || r1 < 0 || (r1 != r0 + 1 && !(load && r1 == r0)))
+          return false;
+        if (Operation *store = stored.lookup(mem);
+            store && (regOf.lookup({store, r}) != r0 ||
+                      regOf.lookup({store, r + 1}) != r1))
+          return false;
+      }
+      continue;
+    }
+    // arith operations and fma, whose vector forms every backend lowers
+    // (math functions become library calls per element).
+    bool constant = inner.hasTrait<OpTrait::ConstantLike>();
+    if (!isa<arith::ArithDialect>(inner.getDialect()) &&
+        !isa<math::FmaOp>(inner))
+      return false;
+    if ((!constant && !inner.hasTrait<OpTrait::Elementwise>()) ||
+        !isMemoryEffectFree(&inner) ||
+        !llvm::all_of(inner.getOperandTypes(), isScalar) ||
+        !llvm::all_of(inner.getResultTypes(), isScalar))
+      return false;
+    if (!constant)
+      packs16 |= llvm::any_of(inner.getResultTypes(), [](Type type) {
+        return isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 16;
+      });
+  }
+  return packs16;
+}
+
+namespace {
+/// A value of a parallel body run for two registers at once: a vector<2xT>
+/// and, once extracted, its lanes; or two scalars (the same one when
+/// uniform).
+struct PairValue {
+  Value vec;
+  Value lane[2];
+};
+} // namespace
+
+/// Emits the body of a parallel loop over `lm` for registers `r` and
+/// `r + 1` as one: fragment loads and stores of the two registers,
+/// index arithmetic per lane (a constant where it is the same on every
+/// thread), operations on operands that are the same in both lanes once,
+/// and every other operation on vector<2xT>.
+static void
+emitPair(OpBuilder &b, Location loc, Block &body, const LoopMap &lm, Value tid,
+         int64_t r, const RegisterMap &regOf,
+         const DenseMap<Value, std::pair<Fragment, Value>> &fragments) {
+  auto ivs = body.getArguments();
+  SmallVector<Value> coords[2] = {emitCoords(b, loc, lm, tid, r),
+                                  emitCoords(b, loc, lm, tid, r + 1)};
+  DenseMap<Value, PairValue> vals;
+  for (auto [i, iv] : llvm::enumerate(ivs))
+    vals[iv] = {Value(), {coords[0][i], coords[1][i]}};
+  auto isUniform = [&](Value v) {
+    auto it = vals.find(v);
+    return it == vals.end() ||
+           (!it->second.vec && it->second.lane[0] == it->second.lane[1]);
+  };
+  auto laneOf = [&](Value v, int l) -> Value {
+    auto it = vals.find(v);
+    if (it == vals.end())
+      return v;
+    PairValue &pv = it->second;
+    if (!pv.lane[l])
+      pv.lane[l] = vector::ExtractOp::create(b, loc, pv.vec, int64_t(l));
+    return pv.lane[l];
+  };
+  auto vecOf = [&](Value v) -> Value {
+    auto it = vals.find(v);
+    if (it != vals.end() && it->second.vec)
+      return it->second.vec;
+    auto type = VectorType::get({2}, v.getType());
+    Value l0 = laneOf(v, 0), l1 = laneOf(v, 1);
+    if (l0 == l1)
+      return vector::BroadcastOp::create(b, loc, type, l0);
+    Value vec =
+        vector::FromElementsOp::create(b, loc, type, ValueRange{l0, l1});
+    vals[v].vec = vec;
+    return vec;
+  };
+  // An index the same on every thread in lane `l` is a constant.
+  auto evalLane = [&](Value v, int l) -> std::optional<int64_t> {
+    std::optional<int64_t> value;
+    for (int64_t t = 0; t < lm.activeThreads; ++t) {
+      DenseMap<Value, int64_t> env;
+      for (auto [iv, x] : llvm::zip(ivs, lm.coords(t, r + l)))
+        env[iv] = x;
+      std::optional<int64_t> x = evalIndex(v, env);
+      if (!x || (value && *x != *value))
+        return std::nullopt;
+      value = x;
+    }
+    return value;
+  };
+  for (Operation &inner : body) {
+    if (auto load = dyn_cast<memref::LoadOp>(inner)) {
+      Value regs = fragments.lookup(load.getMemref()).second;
+      int64_t r0 = regOf.lookup({&inner, r}),
+              r1 = regOf.lookup({&inner, r + 1});
+      Value l0 = memref::LoadOp::create(b, loc, regs, cst(b, loc, r0));
+      Value l1 = r1 == r0
+                     ? l0
+                     : memref::LoadOp::create(b, loc, regs, cst(b, loc, r1))
+                           .getResult();
+      vals[load.getResult()] = {Value(), {l0, l1}};
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+      Value regs = fragments.lookup(store.getMemref()).second;
+      for (int l = 0; l < 2; ++l)
+        memref::StoreOp::create(
+            b, loc, laneOf(store.getValueToStore(), l), regs,
+            ValueRange{cst(b, loc, regOf.lookup({&inner, r + l}))});
+      continue;
+    }
+    if (llvm::all_of(inner.getOperands(), isUniform)) {
+      IRMapping mapping;
+      for (Value v : inner.getOperands())
+        mapping.map(v, laneOf(v, 0));
+      Operation *clone = b.clone(inner, mapping);
+      for (auto [res, out] : llvm::zip(inner.getResults(), clone->getResults()))
+        vals[res] = {Value(), {out, out}};
+      continue;
+    }
+    bool index =
+        llvm::any_of(inner.getOperandTypes(), llvm::IsaPred<IndexType>) ||
+        llvm::any_of(inner.getResultTypes(), llvm::IsaPred<IndexType>);
+    if (index) {
+      SmallVector<Value> lanes[2];
+      for (int l = 0; l < 2; ++l) {
+        std::optional<int64_t> c;
+        if (inner.getNumResults() == 1 &&
+            inner.getResult(0).getType().isIndex())
+          c = evalLane(inner.getResult(0), l);
+        if (c) {
+          lanes[l].push_back(cst(b, loc, *c));
+          continue;
+        }
+        IRMapping mapping;
+        for (Value v : inner.getOperands())
+          mapping.map(v, laneOf(v, l));
+        llvm::append_range(lanes[l], b.clone(inner, mapping)->getResults());
+      }
+      for (auto [i, res] : llvm::enumerate(inner.getResults()))
+        vals[res] = {Value(), {lanes[0][i], lanes[1][i]}};
+      continue;
+    }
+    IRMapping mapping;
+    for (Value v : inner.getOperands())
+      mapping.map(v, vecOf(v));
+    Operation *vec = b.clone(inner, mapping);
+    for (auto [res, out] : llvm::zip(inner.getResults(), vec->getResults())) {
+      out.setType(VectorType::get({2}, res.getType()));
+      vals[res] = {out, {Value(), Value()}};
+    }
+  }
+}
+
 LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
   std::optional<Fragment> frag;
   if (FragmentAttr attr = op.getLayoutAttr())
@@ -104,7 +314,7 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
 
   // Register of every fragment access, per loop register: a constant when
   // uniform over the threads, else computed at run time.
-  DenseMap<std::pair<Operation *, int64_t>, int64_t> regOf;
+  RegisterMap regOf;
   bool failedAccess = false;
   body.walk([&](Operation *access) {
     Value mem;
@@ -169,6 +379,14 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
 
   Location loc = op.getLoc();
   OpBuilder b(op);
+  if (canRunInPairs(body, *lm, regOf, fragments)) {
+    emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
+      if (r % 2 == 0)
+        emitPair(b, loc, body, *lm, tid, r, regOf, fragments);
+    });
+    op.erase();
+    return success();
+  }
   emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
     SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r);
     IRMapping mapping;

@@ -293,4 +293,48 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TileNarrowIntToFloat : Pass<"tile-narrow-int-to-float"> {
+  let summary = "convert narrow integers to f16/bf16 with bit operations, "
+                "two lanes per 32-bit word";
+  let description = [{
+    Rewrites `arith.uitofp` of an integer known to be small (masked by
+    `arith.andi` with a constant, or zero-extended from a narrow type) to
+    f16 or bf16 with the magic-number trick: the integer `x` (below 2^10
+    for f16, 2^7 for bf16) is OR-ed into the bits of 1024.0 (f16,
+    `0x6400`) or 128.0 (bf16, `0x4300`), which gives the float `1024 + x`
+    (`128 + x`) exactly, and the magic value is subtracted in the float
+    type. A `arith.subf` of a constant from the conversion subtracts the
+    sum of both instead, where that sum is exact. On `vector<2x...>` the
+    integer and float steps each take one 32-bit operation (`or.b32`,
+    `sub.f16x2`).
+
+    A `vector<2xi16>` truncated from lanes `(w >> s) & m` and
+    `(w >> (s + 16)) & m` of one 32-bit `w` (with `m` below 2^16) becomes
+    the bitcast of the one 32-bit `(w >> s) & (m | m << 16)`.
+
+    The rewrites are `populateNarrowIntToFloatPatterns()`
+    (`tile/Transforms/NarrowIntToFloat.h`); the NVVM and ROCDL pipelines
+    run them after `tile-lower`.
+
+    Example:
+
+    ```mlir
+    %m = arith.constant dense<15> : vector<2xi32>
+    %q = arith.andi %x, %m : vector<2xi32>
+    %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+    ```
+
+    becomes
+
+    ```mlir
+    %t = arith.trunci %q : vector<2xi32> to vector<2xi16>
+    %o = arith.ori %t, %c0x6400 : vector<2xi16>
+    %b = arith.bitcast %o : vector<2xi16> to vector<2xf16>
+    %f = arith.subf %b, %c1024 : vector<2xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

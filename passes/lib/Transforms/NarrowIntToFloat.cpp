@@ -1,0 +1,325 @@
+//===- NarrowIntToFloat.cpp - tile-narrow-int-to-float pass ---------------===//
+//
+// Conversions of small unsigned integers to f16 and bf16 as bit operations:
+// the integer is OR-ed into the mantissa of a power of two whose mantissa
+// step is 1, and the power of two is subtracted in the float type. On
+// `vector<2x...>` values each step is one operation on a 32-bit register,
+// where a conversion instruction handles one element; the lanes of a pair
+// taken from one 32-bit word at bit offsets 16 apart are extracted together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/NarrowIntToFloat.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <optional>
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILENARROWINTTOFLOAT
+#include "tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The float whose bits OR-ed with an integer below `limit` give the float
+/// (magic + integer): 1024.0 for f16, 128.0 for bf16.
+struct Magic {
+  uint64_t bits;
+  double value;
+  uint64_t limit;
+};
+
+std::optional<Magic> getMagic(Type floatType) {
+  if (floatType.isF16())
+    return Magic{0x6400, 1024.0, 1 << 10};
+  if (floatType.isBF16())
+    return Magic{0x4300, 128.0, 1 << 7};
+  return std::nullopt;
+}
+
+/// Type `elementType` in the shape of `like` (a scalar or a vector).
+Type withElementType(Type like, Type elementType) {
+  if (auto vec = dyn_cast<VectorType>(like))
+    return vec.clone(elementType);
+  return elementType;
+}
+
+/// The integer every lane of `v` holds, where it is a constant (built as
+/// one, or broadcast from one).
+std::optional<APInt> getSplatInt(Value v) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c;
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>())
+    if (matchPattern(bc.getSource(), m_ConstantInt(&c)))
+      return c;
+  return std::nullopt;
+}
+
+/// The float every lane of `v` holds, where it is a constant.
+std::optional<APFloat> getSplatFloat(Value v) {
+  APFloat c(0.0);
+  if (matchPattern(v, m_ConstantFloat(&c)))
+    return c;
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>())
+    if (matchPattern(bc.getSource(), m_ConstantFloat(&c)))
+      return c;
+  return std::nullopt;
+}
+
+/// The largest value `v` (an unsigned integer or a vector of them) may hold
+/// in any lane, where the operations defining it bound it.
+std::optional<uint64_t> getMaxValue(Value v, unsigned depth = 0) {
+  unsigned width = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+  std::optional<uint64_t> byType =
+      width < 64 ? std::optional<uint64_t>((uint64_t(1) << width) - 1)
+                 : std::nullopt;
+  if (depth > 6)
+    return byType;
+  auto min = [](std::optional<uint64_t> a, std::optional<uint64_t> b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return std::optional<uint64_t>(std::min(*a, *b));
+  };
+  if (std::optional<APInt> c = getSplatInt(v))
+    return c->getActiveBits() <= 64 ? std::optional<uint64_t>(c->getZExtValue())
+                                    : byType;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return byType;
+  if (auto andOp = dyn_cast<arith::AndIOp>(def))
+    return min(byType, min(getMaxValue(andOp.getLhs(), depth + 1),
+                           getMaxValue(andOp.getRhs(), depth + 1)));
+  if (auto ext = dyn_cast<arith::ExtUIOp>(def))
+    return min(byType, getMaxValue(ext.getIn(), depth + 1));
+  if (auto shr = dyn_cast<arith::ShRUIOp>(def))
+    return min(byType, getMaxValue(shr.getLhs(), depth + 1));
+  if (auto bc = dyn_cast<vector::BroadcastOp>(def))
+    return bc.getSourceType() == getElementTypeOrSelf(v.getType())
+               ? getMaxValue(bc.getSource(), depth + 1)
+               : byType;
+  if (auto trunc = dyn_cast<arith::TruncIOp>(def)) {
+    std::optional<uint64_t> in = getMaxValue(trunc.getIn(), depth + 1);
+    return in && byType && *in <= *byType ? in : byType;
+  }
+  return byType;
+}
+
+/// A splat constant of `type` (a scalar or a vector).
+Value splat(PatternRewriter &rewriter, Location loc, Type type,
+            TypedAttr scalar) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(rewriter, loc,
+                                     SplatElementsAttr::get(vec, scalar));
+  return arith::ConstantOp::create(rewriter, loc, scalar);
+}
+
+/// uitofp(x) with x < 2^10 to f16 (2^7 to bf16) ->
+/// bitcast(or(x as i16, bits of 1024.0)) - 1024.0.
+struct UIToFPByMagic : OpRewritePattern<arith::UIToFPOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::UIToFPOp op,
+                                PatternRewriter &rewriter) const override {
+    Type outType = op.getType();
+    Type floatType = getElementTypeOrSelf(outType);
+    std::optional<Magic> magic = getMagic(floatType);
+    if (!magic)
+      return rewriter.notifyMatchFailure(op, "not a conversion to f16/bf16");
+    Value in = op.getIn();
+    std::optional<uint64_t> max = getMaxValue(in);
+    if (!max || *max >= magic->limit)
+      return rewriter.notifyMatchFailure(op, "operand not known to be small");
+    Location loc = op.getLoc();
+    Type i16 = rewriter.getI16Type();
+    Type i16Type = withElementType(outType, i16);
+    unsigned width = getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
+    Value x = in;
+    if (width > 16)
+      x = arith::TruncIOp::create(rewriter, loc, i16Type, in);
+    else if (width < 16)
+      x = arith::ExtUIOp::create(rewriter, loc, i16Type, in);
+    Value bits =
+        arith::OrIOp::create(rewriter, loc, x,
+                             splat(rewriter, loc, i16Type,
+                                   rewriter.getIntegerAttr(i16, magic->bits)));
+    Value f = arith::BitcastOp::create(rewriter, loc, outType, bits);
+    Value m = splat(rewriter, loc, outType,
+                    rewriter.getFloatAttr(floatType, magic->value));
+    rewriter.replaceOpWithNewOp<arith::SubFOp>(op, f, m);
+    return success();
+  }
+};
+
+/// subf(subf(bitcast(or(x, bits of M)), M), C) -> subf(bitcast(...), M + C)
+/// when M + C is exact: the inner difference is the integer x exactly, so
+/// both round x - C once.
+struct FoldMagicSub : OpRewritePattern<arith::SubFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::SubFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getLhs().getDefiningOp<arith::SubFOp>();
+    if (!inner)
+      return failure();
+    std::optional<APFloat> c = getSplatFloat(op.getRhs());
+    std::optional<APFloat> m = getSplatFloat(inner.getRhs());
+    if (!c || !m)
+      return failure();
+    Type floatType = getElementTypeOrSelf(op.getType());
+    std::optional<Magic> magic = getMagic(floatType);
+    if (!magic || !m->isExactlyValue(magic->value))
+      return failure();
+    auto cast = inner.getLhs().getDefiningOp<arith::BitcastOp>();
+    auto orOp = cast ? cast.getIn().getDefiningOp<arith::OrIOp>() : nullptr;
+    if (!orOp)
+      return failure();
+    std::optional<APInt> bits = getSplatInt(orOp.getRhs());
+    Value x = orOp.getLhs();
+    if (!bits) {
+      bits = getSplatInt(orOp.getLhs());
+      x = orOp.getRhs();
+    }
+    std::optional<uint64_t> max = bits ? getMaxValue(x) : std::nullopt;
+    if (!bits || *bits != magic->bits || !max || *max >= magic->limit)
+      return failure();
+    APFloat sum = *m;
+    if (sum.add(*c, APFloat::rmNearestTiesToEven) != APFloat::opOK ||
+        !sum.isFinite())
+      return rewriter.notifyMatchFailure(op, "magic + constant is inexact");
+    Value d = splat(rewriter, op.getLoc(), op.getType(),
+                    rewriter.getFloatAttr(floatType, sum));
+    auto sub =
+        rewriter.replaceOpWithNewOp<arith::SubFOp>(op, inner.getLhs(), d);
+    sub.setFastmathAttr(op.getFastmathAttr());
+    return success();
+  }
+};
+
+/// The i32 that all lanes of `v` hold: a broadcast or identical elements.
+Value getSplatSource(Value v) {
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>())
+    return bc.getSourceType() == getElementTypeOrSelf(v.getType())
+               ? bc.getSource()
+               : Value();
+  if (auto from = v.getDefiningOp<vector::FromElementsOp>()) {
+    ValueRange elements = from.getElements();
+    if (!elements.empty() && llvm::all_equal(elements))
+      return elements.front();
+  }
+  return Value();
+}
+
+/// The lanes of a constant vector, built as one or element by element.
+SmallVector<APInt> getConstantLanes(Value v) {
+  DenseIntElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)))
+    return SmallVector<APInt>(dense.getValues<APInt>());
+  SmallVector<APInt> lanes;
+  if (auto from = v.getDefiningOp<vector::FromElementsOp>()) {
+    for (Value e : from.getElements()) {
+      APInt c;
+      if (!matchPattern(e, m_ConstantInt(&c)))
+        return {};
+      lanes.push_back(c);
+    }
+  }
+  return lanes;
+}
+
+/// trunci(andi(shrui(splat(w), [s, s + 16]), splat(m))) : vector<2xi32> to
+/// vector<2xi16>, m < 2^16 -> bitcast((w >> s) & (m | m << 16)).
+struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp op,
+                                PatternRewriter &rewriter) const override {
+    auto outType = dyn_cast<VectorType>(op.getType());
+    auto inType = dyn_cast<VectorType>(op.getIn().getType());
+    if (!outType || !inType || inType.getShape() != ArrayRef<int64_t>{2} ||
+        !inType.getElementType().isInteger(32) ||
+        !outType.getElementType().isInteger(16))
+      return failure();
+    auto andOp = op.getIn().getDefiningOp<arith::AndIOp>();
+    if (!andOp)
+      return failure();
+    std::optional<APInt> mask = getSplatInt(andOp.getRhs());
+    Value shifted = andOp.getLhs();
+    if (!mask) {
+      mask = getSplatInt(andOp.getLhs());
+      shifted = andOp.getRhs();
+    }
+    if (!mask || mask->getZExtValue() > 0xFFFF)
+      return failure();
+    auto shr = shifted.getDefiningOp<arith::ShRUIOp>();
+    SmallVector<APInt> s =
+        shr ? getConstantLanes(shr.getRhs()) : SmallVector<APInt>();
+    if (s.size() != 2 || s[1].getZExtValue() != s[0].getZExtValue() + 16 ||
+        s[1].getZExtValue() >= 32)
+      return failure();
+    Value word = getSplatSource(shr.getLhs());
+    if (!word)
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value x = word;
+    if (!s[0].isZero())
+      x = arith::ShRUIOp::create(
+          rewriter, loc, x,
+          arith::ConstantOp::create(
+              rewriter, loc,
+              rewriter.getIntegerAttr(i32, s[0].getZExtValue())));
+    uint64_t m = mask->getZExtValue();
+    x = arith::AndIOp::create(
+        rewriter, loc, x,
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getIntegerAttr(i32, m | m << 16)));
+    Value one = vector::BroadcastOp::create(rewriter, loc,
+                                            VectorType::get({1}, i32), x);
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, outType, one);
+    return success();
+  }
+};
+
+struct TileNarrowIntToFloatPass
+    : public tile::impl::TileNarrowIntToFloatBase<TileNarrowIntToFloatPass> {
+  void runOnOperation() override {
+    // Constants folded first (broadcasts and casts of constants), so that
+    // the patterns see masks and shift amounts as constants.
+    // Constants stay where they are (not hoisted out of kernels, whose
+    // outlining would make them arguments).
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    config.enableConstantCSE(false);
+    if (failed(applyPatternsGreedily(
+            getOperation(), RewritePatternSet(&getContext()), config))) {
+      signalPassFailure();
+      return;
+    }
+    RewritePatternSet patterns(&getContext());
+    populateNarrowIntToFloatPatterns(patterns);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateNarrowIntToFloatPatterns(RewritePatternSet &patterns) {
+  patterns.add<UIToFPByMagic, FoldMagicSub, PackLanePair>(
+      patterns.getContext());
+}

@@ -1,0 +1,136 @@
+// RUN: tile-opt %s -tile-narrow-int-to-float -split-input-file -canonicalize | FileCheck %s
+
+// (canonicalize gathers the constants the rewrites create in place at the
+// top of each function.)
+
+// A masked integer below 2^10 becomes f16 through the bits of 1024.0
+// (0x6400 = 25600): or, bitcast, subtract 1024.
+// CHECK-LABEL: func.func @masked_f16
+// CHECK-DAG:   %[[MAGIC:.+]] = arith.constant dense<25600> : vector<2xi16>
+// CHECK-DAG:   %[[K:.+]] = arith.constant dense<1.024000e+03> : vector<2xf16>
+// CHECK:       %[[Q:.+]] = arith.andi
+// CHECK:       %[[T:.+]] = arith.trunci %[[Q]] : vector<2xi32> to vector<2xi16>
+// CHECK:       %[[O:.+]] = arith.ori %[[T]], %[[MAGIC]] : vector<2xi16>
+// CHECK:       %[[B:.+]] = arith.bitcast %[[O]] : vector<2xi16> to vector<2xf16>
+// CHECK:       %[[F:.+]] = arith.subf %[[B]], %[[K]] : vector<2xf16>
+// CHECK:       return %[[F]]
+// CHECK-NOT:   uitofp
+func.func @masked_f16(%x: vector<2xi32>) -> vector<2xf16> {
+  %m = arith.constant dense<1023> : vector<2xi32>
+  %q = arith.andi %x, %m : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  return %f : vector<2xf16>
+}
+
+// -----
+
+// bf16 takes integers below 2^7 through 128.0 (0x4300 = 17152); a scalar
+// byte is zero-extended to 16 bits.
+// CHECK-LABEL: func.func @masked_bf16
+// CHECK-DAG:   %[[MAGIC:.+]] = arith.constant 17152 : i16
+// CHECK-DAG:   %[[K:.+]] = arith.constant 1.280000e+02 : bf16
+// CHECK:       %[[Q:.+]] = arith.andi
+// CHECK:       %[[E:.+]] = arith.extui %[[Q]] : i8 to i16
+// CHECK:       %[[O:.+]] = arith.ori %[[E]], %[[MAGIC]] : i16
+// CHECK:       %[[B:.+]] = arith.bitcast %[[O]] : i16 to bf16
+// CHECK:       arith.subf %[[B]], %[[K]] : bf16
+func.func @masked_bf16(%x: i8) -> bf16 {
+  %m = arith.constant 127 : i8
+  %q = arith.andi %x, %m : i8
+  %f = arith.uitofp %q : i8 to bf16
+  return %f : bf16
+}
+
+// -----
+
+// Not rewritten: a mask that lets 2^10 through (f16), one of 2^7 (bf16),
+// an unbounded operand, a conversion to f32.
+// CHECK-LABEL: func.func @too_wide
+// CHECK-COUNT-4: arith.uitofp
+// CHECK-NOT:   arith.bitcast
+func.func @too_wide(%x: i32, %y: i16) -> (f16, bf16, f16, f32) {
+  %m = arith.constant 1024 : i32
+  %m7 = arith.constant 128 : i32
+  %c15 = arith.constant 15 : i32
+  %q = arith.andi %x, %m : i32
+  %a = arith.uitofp %q : i32 to f16
+  %q7 = arith.andi %x, %m7 : i32
+  %b = arith.uitofp %q7 : i32 to bf16
+  %c = arith.uitofp %y : i16 to f16
+  %q15 = arith.andi %x, %c15 : i32
+  %d = arith.uitofp %q15 : i32 to f32
+  return %a, %b, %c, %d : f16, bf16, f16, f32
+}
+
+// -----
+
+// Subtracting a constant from the conversion subtracts 1024 + 8 = 1032 at
+// once (exact in f16); 1024 + 0.5 is not, and keeps both subtractions.
+// CHECK-LABEL: func.func @minus_constant
+// CHECK:       %[[B:.+]] = arith.bitcast %{{.+}} : vector<2xi16> to vector<2xf16>
+// CHECK:       %[[D:.+]] = arith.subf %[[B]], %{{.+}} : vector<2xf16>
+// CHECK:       return %[[D]]
+// CHECK-LABEL: func.func @minus_inexact
+// CHECK:       %[[B:.+]] = arith.bitcast
+// CHECK:       %[[F:.+]] = arith.subf %[[B]], %cst
+// CHECK:       arith.subf %[[F]], %cst
+func.func @minus_constant(%x: vector<2xi32>) -> vector<2xf16> {
+  %m = arith.constant dense<15> : vector<2xi32>
+  %z = arith.constant 8.0 : f16
+  %zv = vector.broadcast %z : f16 to vector<2xf16>
+  %q = arith.andi %x, %m : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  %d = arith.subf %f, %zv : vector<2xf16>
+  return %d : vector<2xf16>
+}
+func.func @minus_inexact(%x: i32) -> f16 {
+  %m = arith.constant 15 : i32
+  %z = arith.constant 0.5 : f16
+  %q = arith.andi %x, %m : i32
+  %f = arith.uitofp %q : i32 to f16
+  %d = arith.subf %f, %z : f16
+  return %d : f16
+}
+
+// -----
+
+// The nibbles of one word at bits 4 and 20: one shift, one mask of
+// 0x000F000F (983055), the word's halves as the pair.
+// CHECK-LABEL: func.func @lane_pair
+// CHECK-SAME:  (%[[W:.+]]: i32)
+// CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : i32
+// CHECK-DAG:   %[[M:.+]] = arith.constant 983055 : i32
+// CHECK:       %[[S:.+]] = arith.shrui %[[W]], %[[C4]] : i32
+// CHECK:       %[[A:.+]] = arith.andi %[[S]], %[[M]] : i32
+// CHECK:       %[[V:.+]] = vector.broadcast %[[A]] : i32 to vector<1xi32>
+// CHECK:       %[[P:.+]] = vector.bitcast %[[V]] : vector<1xi32> to vector<2xi16>
+// CHECK:       arith.ori %[[P]]
+// CHECK-NOT:   arith.uitofp
+func.func @lane_pair(%w: i32) -> vector<2xf16> {
+  %c4 = arith.constant 4 : i32
+  %c20 = arith.constant 20 : i32
+  %c15 = arith.constant 15 : i32
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %sh = vector.from_elements %c4, %c20 : vector<2xi32>
+  %mv = vector.broadcast %c15 : i32 to vector<2xi32>
+  %n = arith.shrui %wv, %sh : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  return %f : vector<2xf16>
+}
+
+// -----
+
+// Shifts that are not 16 apart are two lanes of their own.
+// CHECK-LABEL: func.func @lane_pair_other
+// CHECK:       arith.shrui %{{.+}} : vector<2xi32>
+// CHECK:       arith.trunci %{{.+}} : vector<2xi32> to vector<2xi16>
+func.func @lane_pair_other(%w: i32) -> vector<2xf16> {
+  %sh = arith.constant dense<[0, 4]> : vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %n = arith.shrui %wv, %sh : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  return %f : vector<2xf16>
+}
