@@ -26,6 +26,27 @@ def saved(rates):
                        for s, (c, r) in rates.items()}}
 
 
+def write_inputs(tmp, table_text):
+    """Writes saved rates (ChooseRulesTest.RATES) and a table into `tmp`;
+    returns the Args a rules step takes, with no rules yet."""
+    rates = os.path.join(tmp, "nn.json")
+    with open(rates, "w") as f:
+        json.dump(saved(ChooseRulesTest.RATES), f)
+    table = os.path.join(tmp, "table.txt")
+    with open(table, "w") as f:
+        f.write(table_text)
+    return type("Args", (), {"rates": rates, "table": table, "rules": []})
+
+
+def run_rules(args, rules):
+    """Runs the rules step; returns the table's lines after it."""
+    args.rules = rules
+    with redirect_stdout(StringIO()):
+        tune_gemm.make_rules(args)
+    with open(args.table) as f:
+        return f.read().splitlines()
+
+
 class PatternTest(unittest.TestCase):
     def test_ranges(self):
         self.assertTrue(tune_gemm.pattern_contains("1..64x*x*", (16, 5, 7)))
@@ -69,23 +90,14 @@ class ChooseRulesTest(unittest.TestCase):
 class MakeRulesTest(unittest.TestCase):
     def test_rewrites_only_the_kernels_rules(self):
         with tempfile.TemporaryDirectory() as tmp:
-            rates = os.path.join(tmp, "nn.json")
-            with open(rates, "w") as f:
-                json.dump(saved(ChooseRulesTest.RATES), f)
-            table = os.path.join(tmp, "table.txt")
-            with open(table, "w") as f:
-                f.write("# header\n"
-                        "gemm_nn 4096x1024x8192 chip=sm_90a AT=f16 : BM=128\n"
-                        "gemm_nn 1..64x*x* chip=sm_90a : BM=64  # analytic\n"
-                        "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n"
-                        "gemm_nn *x*x* chip=sm_80 : BM=128\n"
-                        "gemm_nt *x*x* chip=sm_90a : BM=128\n")
-            args = type("Args", (), {"rates": rates, "table": table,
-                                     "rules": ["1..16x*x*", "*x*x*"]})
-            with redirect_stdout(StringIO()):
-                self.assertEqual(tune_gemm.make_rules(args), 0)
-            with open(table) as f:
-                lines = f.read().splitlines()
+            args = write_inputs(
+                tmp, "# header\n"
+                "gemm_nn 4096x1024x8192 chip=sm_90a AT=f16 : BM=128\n"
+                "gemm_nn 1..64x*x* chip=sm_90a : BM=64  # analytic\n"
+                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n"
+                "gemm_nn *x*x* chip=sm_80 : BM=128\n"
+                "gemm_nt *x*x* chip=sm_90a : BM=128\n")
+            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
         self.assertEqual(lines[:2], [
             "# header", "gemm_nn 4096x1024x8192 chip=sm_90a AT=f16 : BM=128"])
         self.assertTrue(lines[2].startswith(
@@ -98,28 +110,18 @@ class MakeRulesTest(unittest.TestCase):
 
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:
-            rates = os.path.join(tmp, "nn.json")
-            with open(rates, "w") as f:
-                json.dump(saved(ChooseRulesTest.RATES), f)
-            table = os.path.join(tmp, "table.txt")
-            with open(table, "w") as f:
-                f.write("gemm_nn 65..x*x* chip=sm_90a : BM=64\n"
-                        "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
-            args = type("Args", (), {"rates": rates, "table": table,
-                                     "rules": ["1..16x*x*"]})
-            with redirect_stdout(StringIO()):
-                self.assertEqual(tune_gemm.make_rules(args), 0)
-            with open(table) as f:
-                lines = f.read().splitlines()
+            args = write_inputs(
+                tmp, "gemm_nn 65..x*x* chip=sm_90a : BM=64\n"
+                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*"])
             self.assertEqual(len(lines), 3)
             self.assertTrue(lines[1].startswith("gemm_nn 1..16x*x* "))
-            self.assertEqual(lines[2], "gemm_nn *x*x* chip=sm_90a : BM=128  # old")
+            self.assertEqual(lines[2],
+                             "gemm_nn *x*x* chip=sm_90a : BM=128  # old")
             # Without a catch-all in the table, one must be given.
-            with open(table, "w") as f:
-                f.write("gemm_nn 65..x*x* chip=sm_90a : BM=64\n")
+            args = write_inputs(tmp, "gemm_nn 65..x*x* chip=sm_90a : BM=64\n")
             with self.assertRaises(SystemExit):
-                tune_gemm.make_rules(args)
-
+                run_rules(args, ["1..16x*x*"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -13,12 +13,11 @@ absence a failure.
 import ctypes
 import os
 import struct
-import sys
 import unittest
 
 import tile
-from test_tile import (FakeTensor, FakeTorch, Fixture, last_launch,
-                       reference)
+from test_tile import (FakeTensor, FakeTorch, Fixture, TorchFixture,
+                       last_launch, reference)
 
 EXPECTED = os.environ.get("TILE_EXPECT_EXTENSION") == "1"
 
@@ -232,24 +231,13 @@ class ExtensionTest(Fixture):
 
 @unittest.skipUnless(EXPECTED or tile.launch_path == "extension",
                      "the C extension tile._launch is not built")
-class ExtensionTorchTest(Fixture):
+class ExtensionTorchTest(TorchFixture):
     """Torch tensors read by the extension (the stand-in torch module of
     test_tile.py)."""
 
     def setUp(self):
-        Fixture.setUp(self)
-        self.saved = sys.modules.get("torch")
-        self.fake = FakeTorch()
-        sys.modules["torch"] = self.fake.module
-        tile._args._current_stream = None
+        TorchFixture.setUp(self)
         self.kernel = tile.load(self.path("gemm.manifest"))
-
-    def tearDown(self):
-        if self.saved is None:
-            del sys.modules["torch"]
-        else:
-            sys.modules["torch"] = self.saved
-        tile._args._current_stream = None
 
     def test_launch(self):
         torch = self.fake.module

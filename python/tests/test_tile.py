@@ -415,9 +415,9 @@ class FakeTorch(object):
         self.module, self.streams = torch, streams
 
 
-class TorchTest(Fixture):
-    """Torch tensors, read directly (a stand-in torch module: the package
-    needs no torch to be tested)."""
+class TorchFixture(Fixture):
+    """A Fixture with the stand-in torch module installed as `torch` (and
+    the package's cached stream accessor cleared) for each test."""
 
     def setUp(self):
         Fixture.setUp(self)
@@ -432,6 +432,11 @@ class TorchTest(Fixture):
         else:
             sys.modules["torch"] = self.saved
         tile._args._current_stream = None
+
+
+class TorchTest(TorchFixture):
+    """Torch tensors, read directly (a stand-in torch module: the package
+    needs no torch to be tested)."""
 
     def test_launch_on_current_stream(self):
         torch = self.fake.module

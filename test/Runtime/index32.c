@@ -63,17 +63,6 @@ static long launchCount(unsigned *block) {
   return count;
 }
 
-static tileRtKernel *load(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  tileRtKernel *k;
-  if (tileRtKernelLoadFile(path, &k) != TILE_RT_SUCCESS) {
-    printf("FAIL: %s\n", tileRtErrorString());
-    exit(1);
-  }
-  return k;
-}
-
 /// The block size names the kernel that ran: 32 for the variant built
 /// with 32-bit indices, 64 for the one with 64-bit, 96 and 160 for their
 /// fallbacks (which must never run here), 128 and 256 for the bare
@@ -214,8 +203,8 @@ int main(int argc, char **argv) {
   writeFile(dir, "k.ptx", ".visible .entry nop() { ret; }\n");
   writeGemm(dir, "v32", 32, 32, 96);
   writeGemm(dir, "v64", 64, 64, 160);
-  tileRtKernel *v32 = load(dir, "v32.manifest");
-  tileRtKernel *v64 = load(dir, "v64.manifest");
+  tileRtKernel *v32 = loadKernel(dir, "v32.manifest");
+  tileRtKernel *v64 = loadKernel(dir, "v64.manifest");
 
   const int64_t big = (int64_t)1 << 31;
   tileRtArgValue args[3];
@@ -265,8 +254,8 @@ int main(int argc, char **argv) {
   writeFile(dir, "bare.manifest", text);
   snprintf(text, sizeof(text), bare, 64, 256);
   writeFile(dir, "bare64.manifest", text);
-  tileRtKernel *b32 = load(dir, "bare.manifest");
-  tileRtKernel *b64 = load(dir, "bare64.manifest");
+  tileRtKernel *b32 = loadKernel(dir, "bare.manifest");
+  tileRtKernel *b64 = loadKernel(dir, "bare64.manifest");
   tileRtArgValue x[2];
   memset(x, 0, sizeof(x));
   x[0].ptr = 0x100000;

@@ -51,17 +51,6 @@ static long (*encodes)(void);
 static const char *(*lastLaunch)(unsigned *, unsigned *, void **, long *);
 static long encodedBefore;
 
-static tileRtKernel *load(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  tileRtKernel *k;
-  if (tileRtKernelLoadFile(path, &k) != TILE_RT_SUCCESS) {
-    printf("FAIL: %s\n", tileRtErrorString());
-    exit(1);
-  }
-  return k;
-}
-
 /// Memory with a 256-byte aligned start, as the driver allocates.
 static void *alloc(size_t bytes) {
   void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
@@ -176,7 +165,7 @@ int main(int argc, char **argv) {
             "block 8 4\n"
             "grid x ceildiv(C.dim1, 8)\n"
             "grid y ceildiv(C.dim0, 4)\n");
-  tileRtKernel *tma = load(dir, "tma.manifest");
+  tileRtKernel *tma = loadKernel(dir, "tma.manifest");
   size_t bytes = sizeof(uint16_t) * kRows * kCols;
   uint16_t *a1 = alloc(bytes), *a2 = alloc(bytes), *b = alloc(bytes),
            *c = alloc(bytes);
@@ -225,7 +214,7 @@ int main(int argc, char **argv) {
             "param n i32\n"
             "block 32\n"
             "grid x 1\n");
-  tileRtKernel *vadd = load(dir, "vadd.manifest");
+  tileRtKernel *vadd = loadKernel(dir, "vadd.manifest");
   float *fa = alloc(64), *fb = alloc(64), *fc = alloc(64);
   for (int i = 0; i < 16; ++i) {
     fa[i] = (float)i;
@@ -261,7 +250,7 @@ int main(int argc, char **argv) {
             "param M memref<?x?xf16> none\n"
             "variant small.manifest when M.dim0 <= 64\n"
             "variant big.manifest\n");
-  tileRtKernel *dispatch = load(dir, "dispatch.manifest");
+  tileRtKernel *dispatch = loadKernel(dir, "dispatch.manifest");
   tileRtArgValue dargs[1];
   memset(dargs, 0, sizeof(dargs));
   dargs[0].ptr = address(c);

@@ -67,6 +67,15 @@ std::optional<APInt> getSplatInt(Value v) {
   return std::nullopt;
 }
 
+/// The splat integer constant among the two operands of commutative `op`
+/// and the other operand, where one of them is one.
+std::optional<std::pair<APInt, Value>> getSplatIntOperand(Operation *op) {
+  for (int i = 0; i < 2; ++i)
+    if (std::optional<APInt> c = getSplatInt(op->getOperand(1 - i)))
+      return std::make_pair(*c, op->getOperand(i));
+  return std::nullopt;
+}
+
 /// The float every lane of `v` holds, where it is a constant.
 std::optional<APFloat> getSplatFloat(Value v) {
   APFloat c(0.0);
@@ -187,14 +196,10 @@ struct FoldMagicSub : OpRewritePattern<arith::SubFOp> {
     auto orOp = cast ? cast.getIn().getDefiningOp<arith::OrIOp>() : nullptr;
     if (!orOp)
       return failure();
-    std::optional<APInt> bits = getSplatInt(orOp.getRhs());
-    Value x = orOp.getLhs();
-    if (!bits) {
-      bits = getSplatInt(orOp.getLhs());
-      x = orOp.getRhs();
-    }
-    std::optional<uint64_t> max = bits ? getMaxValue(x) : std::nullopt;
-    if (!bits || *bits != magic->bits || !max || *max >= magic->limit)
+    auto bits = getSplatIntOperand(orOp);
+    std::optional<uint64_t> max =
+        bits ? getMaxValue(bits->second) : std::nullopt;
+    if (!bits || bits->first != magic->bits || !max || *max >= magic->limit)
       return failure();
     APFloat sum = *m;
     if (sum.add(*c, APFloat::rmNearestTiesToEven) != APFloat::opOK ||
@@ -256,14 +261,11 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
     auto andOp = op.getIn().getDefiningOp<arith::AndIOp>();
     if (!andOp)
       return failure();
-    std::optional<APInt> mask = getSplatInt(andOp.getRhs());
-    Value shifted = andOp.getLhs();
-    if (!mask) {
-      mask = getSplatInt(andOp.getLhs());
-      shifted = andOp.getRhs();
-    }
-    if (!mask || mask->getZExtValue() > 0xFFFF)
+    auto masked = getSplatIntOperand(andOp);
+    if (!masked || masked->first.getZExtValue() > 0xFFFF)
       return failure();
+    const APInt &mask = masked->first;
+    Value shifted = masked->second;
     auto shr = shifted.getDefiningOp<arith::ShRUIOp>();
     SmallVector<APInt> s =
         shr ? getConstantLanes(shr.getRhs()) : SmallVector<APInt>();
@@ -282,7 +284,7 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
           arith::ConstantOp::create(
               rewriter, loc,
               rewriter.getIntegerAttr(i32, s[0].getZExtValue())));
-    uint64_t m = mask->getZExtValue();
+    uint64_t m = mask.getZExtValue();
     x = arith::AndIOp::create(
         rewriter, loc, x,
         arith::ConstantOp::create(rewriter, loc,

@@ -2,7 +2,8 @@
 //
 // The failure count and the checks of the test programs in test/Runtime:
 // calls that must succeed or fail (printing the runtime's message, which
-// the lit RUN lines FileCheck), and the files they write for manifests.
+// the lit RUN lines FileCheck), the files they write for manifests, and
+// loading them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,19 @@ static inline void writeFile(const char *dir, const char *name,
     printf("FAIL: cannot write %s\n", path);
     exit(1);
   }
+}
+
+/// Loads the manifest `dir`/`name`; exits on failure. The caller owns the
+/// kernel.
+static inline tileRtKernel *loadKernel(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  tileRtKernel *k;
+  if (tileRtKernelLoadFile(path, &k) != TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    exit(1);
+  }
+  return k;
 }
 
 #endif // TILE_TEST_RUNTIME_CHECKS_H
