@@ -166,6 +166,13 @@ static cl::opt<bool> printOpOnError(
 /// recorded in each manifest.
 static std::vector<std::string> fileOptionsApplied;
 
+/// Prints the manifest comment that records `fileOptionsApplied`, if any.
+static void printFileOptions(raw_ostream &os) {
+  if (!fileOptionsApplied.empty())
+    os << "# options " << llvm::join(fileOptionsApplied, " ")
+       << " (from the file's tile.options(" << chip << ") line)\n";
+}
+
 /// The files this run has written, removed again if it fails later, so that
 /// a failed run leaves no output that looks like a valid kernel.
 static std::vector<std::string> writtenFiles;
@@ -771,25 +778,17 @@ namespace {
 /// An option of this tool that a kernel file may set for one chip with a
 /// `// tile.options(CHIP): NAME=VALUE...` line: the options that change
 /// the code generated, never paths or outputs. Boolean options take
-/// `true` or `false`, integer ones a decimal value from `min` to `max`
-/// (`index-bitwidth`: 32 or 64).
+/// `true` or `false`, integer ones one of `values` in decimal.
 struct FileOption {
   const char *name;
   cl::opt<bool> *flag = nullptr;
   cl::opt<int> *number = nullptr;
-  int min = 0, max = 0;
+  ArrayRef<int> values = {};
+  /// The accepted values, for messages.
+  const char *expected = "true or false";
 
   cl::Option &option() const {
     return flag ? static_cast<cl::Option &>(*flag) : *number;
-  }
-
-  /// The accepted values, for messages.
-  std::string expected() const {
-    if (flag)
-      return "true or false";
-    if (StringRef(name) == "index-bitwidth")
-      return "32 or 64";
-    return std::to_string(min) + " to " + std::to_string(max);
   }
 
   /// Whether `value` is accepted; sets the option to it when `set`.
@@ -802,8 +801,7 @@ struct FileOption {
       return true;
     }
     int v = 0;
-    if (value.getAsInteger(10, v) || v < min || v > max ||
-        (StringRef(name) == "index-bitwidth" && v != 32 && v != 64))
+    if (value.getAsInteger(10, v) || !llvm::is_contained(values, v))
       return false;
     if (set)
       *number = v;
@@ -814,9 +812,10 @@ struct FileOption {
 
 /// The options a `// tile.options(CHIP):` line may set.
 static ArrayRef<FileOption> fileOptions() {
+  static const int bitwidths[] = {32, 64}, levels[] = {0, 1, 2, 3};
   static const FileOption options[] = {
-      {"index-bitwidth", nullptr, &indexBitwidth, 32, 64},
-      {"opt-level", nullptr, &optLevel, 0, 3},
+      {"index-bitwidth", nullptr, &indexBitwidth, bitwidths, "32 or 64"},
+      {"opt-level", nullptr, &optLevel, levels, "0 to 3"},
       {"fast-math", &fastMath},
       {"pingpong", &pingpong},
       {"no-tma-store", &noTmaStore},
@@ -884,7 +883,7 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
       }
       if (!option->apply(value, /*set=*/false)) {
         error(value.data(), "option '" + name + "' has value '" + value +
-                                "', expected " + option->expected());
+                                "', expected " + option->expected);
         continue;
       }
       auto [it, inserted] =
@@ -1373,9 +1372,7 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
       os << " " << param.name << "=" << param.value;
     os << "\n";
   }
-  if (!fileOptionsApplied.empty())
-    os << "# options " << llvm::join(fileOptionsApplied, " ") << " (from "
-       << "the file's tile.options(" << chip << ") line)\n";
+  printFileOptions(os);
   os << "kernel " << launch.kernel << "\n"
      << "binary " << binary << " " << kind << "\n"
      << "index-bitwidth " << indexBitwidth << "\n";
@@ -1613,9 +1610,7 @@ static int runDispatch(StringRef self, StringRef buffer,
        << "# compiled by tile-compile from " << inputFile << " for " << chip
        << ": the first variant whose rule holds for the arguments is "
           "launched\n";
-    if (!fileOptionsApplied.empty())
-      os << "# options " << llvm::join(fileOptionsApplied, " ")
-         << " (from the file's tile.options(" << chip << ") line)\n";
+    printFileOptions(os);
     os << "# dispatch rules: " << dispatchTable << " (sizes";
     for (auto size : sizes)
       os << " " << size.first << "=" << size.second;
