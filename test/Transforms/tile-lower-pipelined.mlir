@@ -235,3 +235,49 @@ func.func @pipelined_f4(%A: memref<?x64xf4E2M1FN>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A ragged f16 source whose rows may be only 4- or 8-byte aligned (rows of
+// 2, 4 or 6 halves, as A of a TN GEMM with small M): a vector that is not
+// a whole aligned 16-byte cp.async is tried as two 8-byte runs, then as
+// four 4-byte runs, each aligned and wholly inside or outside the tensor
+// (the valid count a multiple of the run); only the rest is loaded
+// synchronously.
+
+// CHECK-LABEL: func.func @narrow_runs
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 {
+// CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
+// CHECK: } else {
+// CHECK: arith.remui %{{.+}}, %c4
+// CHECK: nvgpu.device_async_copy {{.*}}, 4, %{{[^ ]*}} :
+// CHECK: nvgpu.device_async_copy {{.*}}, 4, %{{[^ ]*}} :
+// CHECK: } else {
+// CHECK: arith.remui %{{.+}}, %c2
+// CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}, 2, %{{[^ ]*}} :
+// CHECK: } else {
+// CHECK: vector.maskedload
+// CHECK: nvvm.cp.async.commit.group
+func.func @narrow_runs(%X: memref<?x?xf16>, %Y: memref<32x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %s = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<32x64xf16, #tile.fragment>
+    tile.clear %acc : memref<32x64xf16, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      %r = arith.muli %k, %c32 : index
+      tile.copy %X[%r, %c0] -> %s : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.parallel (%i, %j) in (32, 64) {
+        %v = memref.load %s[%i, %j] : memref<32x64xf16, #gpu.address_space<workgroup>>
+        %a = memref.load %acc[%i, %j] : memref<32x64xf16, #tile.fragment>
+        %t = arith.addf %a, %v : f16
+        memref.store %t, %acc[%i, %j] : memref<32x64xf16, #tile.fragment>
+      }
+    }
+    tile.copy %acc -> %Y : memref<32x64xf16, #tile.fragment> -> memref<32x64xf16>
+  }
+  return
+}

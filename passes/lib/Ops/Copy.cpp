@@ -256,12 +256,12 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
                dst.space == MemorySpace::Shared && srcElem == dstElem &&
                srcElem.getIntOrFloatBitWidth() >= 8 &&
                (copyBytes == 4 || copyBytes == 8 || copyBytes == 16);
-  // cp.async of one vector; with `valid`, a vector wholly inside (valid ==
-  // v) or wholly outside (valid == 0: nothing read, all zero-filled) the
-  // source.
+  // cp.async of `width` elements; with `valid`, a run wholly inside (valid
+  // == width) or wholly outside (valid == 0: nothing read, all
+  // zero-filled) the source.
   auto emitAsyncCopy = [&](OpBuilder &b, Location loc, Value mem,
                            SmallVector<Value> memIdx, ArrayRef<Value> coords,
-                           Value valid) {
+                           Value valid, int64_t width) {
     if (valid) {
       Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                         valid, cst(b, loc, 0));
@@ -272,8 +272,28 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     auto [dmem, dmemIdx] = address(b, loc, dst.buffer, didx);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dmem, dmemIdx,
-        mem, memIdx, b.getIndexAttr(v), valid,
-        copyBytes == 16 ? b.getUnitAttr() : UnitAttr());
+        mem, memIdx, b.getIndexAttr(width), valid,
+        width * elementBytes(srcElem) == 16 ? b.getUnitAttr() : UnitAttr());
+  };
+  // The vector at `memIdx` (`coords`) as v / width cp.async runs of
+  // `width` elements, each with its share of `valid`.
+  auto emitAsyncRuns = [&](OpBuilder &b, Location loc, Value mem,
+                           ArrayRef<Value> memIdx, ArrayRef<Value> coords,
+                           Value valid, int64_t width) {
+    for (int64_t j = 0; j < v; j += width) {
+      SmallVector<Value> runIdx(memIdx), runCoords(coords);
+      runIdx.back() =
+          b.createOrFold<arith::AddIOp>(loc, runIdx.back(), cst(b, loc, j));
+      runCoords.back() =
+          b.createOrFold<arith::AddIOp>(loc, runCoords.back(), cst(b, loc, j));
+      Value runValid;
+      if (valid) {
+        runValid = arith::SubIOp::create(b, loc, valid, cst(b, loc, j));
+        runValid = arith::MaxSIOp::create(b, loc, runValid, cst(b, loc, 0));
+        runValid = arith::MinSIOp::create(b, loc, runValid, cst(b, loc, width));
+      }
+      emitAsyncCopy(b, loc, mem, runIdx, runCoords, runValid, width);
+    }
   };
 
   auto emitAll = [&](OpBuilder &b) {
@@ -301,32 +321,37 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
         SmallVector<Value> idx = operandIndices(b, loc, src, coords);
         auto [mem, memIdx] = address(b, loc, src.buffer, idx);
         if (async && trusted) {
-          emitAsyncCopy(b, loc, mem, memIdx, coords, Value());
+          emitAsyncCopy(b, loc, mem, memIdx, coords, Value(), v);
           return;
         }
         if (async) {
           // cp.async where the source is aligned and the vector lies wholly
-          // inside or wholly outside it (zero-filled); the synchronous path
-          // below, in the else branch, for the rest. A partial cp.async
-          // would be legal but reads past the tensor as far as memory
-          // checkers can tell.
-          Value ok = isAligned(b, loc, mem, memIdx, v * elementBytes(srcElem),
-                               elementBytes(srcElem));
-          Value valid;
-          if (maskSrc) {
-            valid = validElements(b, loc, mem, memIdx);
-            Value edge = arith::OrIOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
-                                      cst(b, loc, v)),
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, valid,
-                                      cst(b, loc, 0)));
-            ok = arith::AndIOp::create(b, loc, ok, edge);
+          // inside or wholly outside it (zero-filled). Where it is not,
+          // narrower runs (down to cp.async's 4 bytes) that are aligned and
+          // each wholly inside or outside: rows of 2, 4 or 6 halves, whose
+          // vectors are only 4- or 8-byte aligned, stay asynchronous. The
+          // synchronous path below, in the innermost else branch, takes
+          // the rest. A partial cp.async would be legal but reads past the
+          // tensor as far as memory checkers can tell.
+          Value valid = maskSrc ? validElements(b, loc, mem, memIdx) : Value();
+          for (int64_t width = v; width * elementBytes(srcElem) >= 4;
+               width /= 2) {
+            Value ok =
+                isAligned(b, loc, mem, memIdx, width * elementBytes(srcElem),
+                          elementBytes(srcElem));
+            if (valid) {
+              // Every run is whole or empty when width divides valid.
+              Value whole = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  arith::RemUIOp::create(b, loc, valid, cst(b, loc, width)),
+                  cst(b, loc, 0));
+              ok = arith::AndIOp::create(b, loc, ok, whole);
+            }
+            auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
+            OpBuilder tb(ifOp.thenBlock()->getTerminator());
+            emitAsyncRuns(tb, loc, mem, memIdx, coords, valid, width);
+            b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
           }
-          auto ifOp = scf::IfOp::create(b, loc, ok, /*withElse=*/true);
-          OpBuilder tb(ifOp.thenBlock()->getTerminator());
-          emitAsyncCopy(tb, loc, mem, memIdx, coords, valid);
-          b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
         }
         auto load = [&](OpBuilder &b) -> Value {
           if (v == 1)
