@@ -7,7 +7,8 @@ torch and times next to cuBLAS and the copy bandwidth, in one process.
 
 KERNELS_DIR is what bench/build_gemv_kernels.sh wrote: one folder per
 configuration (gemv-f16, gemv-bf16, gemv-f16-m4, gemv_w4a16-f16-gG,
-gemv_w4a16-bf16-g128, gemv_w4a16-f16-g128-m2, gemm_w4a16-f16-g128), each
+gemv_w4a16-bf16-g128, gemv_w4a16-f16-g128-m2, gemv_w4a16-f16-g128-occ4,
+gemm_w4a16-f16-g128), each
 with its manifests. Launches go through the
 Python package (python/tile, imported from the source tree) on torch
 tensors, on torch's current stream.
@@ -98,6 +99,11 @@ def w4_configs(root):
         found.append((f"gemv_w4a16-f16-g{g}", "gemv_w4a16", g, "f16", (1, 16)))
     found.append(("gemv_w4a16-bf16-g128", "gemv_w4a16", 128, "bf16", (1, 16)))
     found.append(("gemv_w4a16-f16-g128-m2", "gemv_w4a16", 128, "f16", (16,)))
+    # Built with --min-blocks-per-sm 4 (four blocks per SM instead of
+    # three), where the folder has it.
+    if os.path.isdir(os.path.join(root, "gemv_w4a16-f16-g128-occ4")):
+        found.append(("gemv_w4a16-f16-g128-occ4", "gemv_w4a16", 128, "f16",
+                      (1, 16)))
     return found
 
 

@@ -120,6 +120,12 @@ static cl::opt<bool> noTmaStore(
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
              "from registers instead of through shared memory with TMA"),
     cl::init(false), cl::cat(category));
+static cl::opt<int> minBlocksPerSM(
+    "min-blocks-per-sm",
+    cl::desc("blocks of each kernel that must fit on one multiprocessor at "
+             "once (CUDA's __launch_bounds__ minimum; ptxas caps the "
+             "registers per thread to fit them): 0 (no request) to 16"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool>
     fastMath("fast-math",
              cl::desc("flush f32 denormals to zero in the kernels: exp2 "
@@ -812,11 +818,14 @@ struct FileOption {
 
 /// The options a `// tile.options(CHIP):` line may set.
 static ArrayRef<FileOption> fileOptions() {
-  static const int bitwidths[] = {32, 64}, levels[] = {0, 1, 2, 3};
+  static const int bitwidths[] = {32, 64}, levels[] = {0, 1, 2, 3},
+                   blocks[] = {0, 1,  2,  3,  4,  5,  6,  7, 8,
+                               9, 10, 11, 12, 13, 14, 15, 16};
   static const FileOption options[] = {
       {"index-bitwidth", nullptr, &indexBitwidth, bitwidths, "32 or 64"},
       {"opt-level", nullptr, &optLevel, levels, "0 to 3"},
       {"fast-math", &fastMath},
+      {"min-blocks-per-sm", nullptr, &minBlocksPerSM, blocks, "0 to 16"},
       {"pingpong", &pingpong},
       {"no-tma-store", &noTmaStore},
       {"no-warp-specialize", &noWarpSpecialize},
@@ -1199,6 +1208,7 @@ static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
   options.format = "bin";
   options.toolkit = toolkitPath;
   options.fastMath = fastMath;
+  options.minBlocksPerSM = minBlocksPerSM;
 }
 
 /// Sets the pipeline options from the command line.
@@ -1212,6 +1222,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.tmaStore = !noTmaStore;
   options.pingpong = pingpong;
   options.fastMath = fastMath;
+  options.minBlocksPerSM = minBlocksPerSM;
   options.format = "isa";
   options.toolkit = toolkitPath;
 }
@@ -1647,13 +1658,18 @@ int main(int argc, char **argv) {
       "  for its parameters (-D overrides them) and '// tile.options(CHIP): "
       "NAME=VALUE...'\n"
       "  for the options index-bitwidth (32 or 64), opt-level (0 to 3), "
-      "fast-math,\n"
-      "  pingpong, no-tma-store and no-warp-specialize (true or false); an "
-      "option given\n"
-      "  on the command line overrides the file's value.\n");
+      "min-blocks-per-sm\n"
+      "  (0 to 16), fast-math, pingpong, no-tma-store and no-warp-specialize "
+      "(true or false);\n"
+      "  an option given on the command line overrides the file's value.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
+    return 1;
+  }
+  if (minBlocksPerSM < 0 || minBlocksPerSM > 16) {
+    llvm::errs() << "tile-compile: --min-blocks-per-sm must be 0 to 16, got "
+                 << minBlocksPerSM << "\n";
     return 1;
   }
   auto start = Clock::now();

@@ -68,6 +68,12 @@ struct TileToNVVMPipelineOptions
                      "tensors through shared memory with TMA (false: masked "
                      "stores from registers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int> minBlocksPerSM{
+      *this, "min-blocks-per-sm",
+      llvm::cl::desc("blocks of each kernel that must fit on one "
+                     "multiprocessor at once, which caps its registers per "
+                     "thread (tile-occupancy; 0: no request)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> pingpong{
       *this, "pingpong",
       llvm::cl::desc("in warp-specialized kernels with two consumer "
@@ -110,6 +116,12 @@ struct TileToROCDLPipelineOptions
       llvm::cl::desc("flush f32 denormals to zero in kernels, so that exp2 "
                      "is one v_exp_f32 without range reduction"),
       llvm::cl::init(false)};
+  PassOptions::Option<int> minBlocksPerSM{
+      *this, "min-blocks-per-sm",
+      llvm::cl::desc("blocks of each kernel that must fit on one "
+                     "compute unit at once, which caps its registers per "
+                     "thread (tile-occupancy; 0: no request)"),
+      llvm::cl::init(0)};
 };
 
 /// The ROCm toolkit directory to use: `requested` when not empty, else

@@ -65,6 +65,16 @@ static bool isPlainOption(StringRef text, StringRef extra = "") {
   });
 }
 
+/// The tile-occupancy step of a kernel module's pipeline for
+/// `minBlocksPerSM` (empty when 0, so that the default pipeline is
+/// unchanged).
+static std::string occupancyPass(int minBlocksPerSM) {
+  if (minBlocksPerSM == 0)
+    return "";
+  return "tile-occupancy{min-blocks-per-sm=" + std::to_string(minBlocksPerSM) +
+         "},";
+}
+
 /// Registers the upstream passes the textual pipelines below name, for
 /// when they run outside tile-opt (C API, tile-compile).
 static void registerUpstreamPasses() {
@@ -129,6 +139,8 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
     return errorHandler("tile-to-nvvm: opt-level must be 0 to 3");
   if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
     return errorHandler("tile-to-nvvm: index-bitwidth must be 32 or 64");
+  if (options.minBlocksPerSM < 0)
+    return errorHandler("tile-to-nvvm: min-blocks-per-sm must be 0 or more");
   std::string toolkit = getCudaToolkitPath(options.toolkit);
   if (!isPlainOption(toolkit, "/"))
     return errorHandler("tile-to-nvvm: unusable toolkit path '" + toolkit +
@@ -150,7 +162,7 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "expand-strided-metadata,nvvm-attach-target{{chip={0}{1} O={2}{7}},"
       "lower-affine,convert-arith-to-llvm{{{5}},convert-index-to-llvm{{{5}},"
       "canonicalize,cse,"
-      "gpu.module(tile-convert-nvgpu-to-nvvm{{{5}},"
+      "gpu.module({8}tile-convert-nvgpu-to-nvvm{{{5}},"
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
       "tile-grid-constant-tensor-maps,{6}strip-debuginfo),"
@@ -161,7 +173,8 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       toolkit.empty() ? "" : " toolkit=" + toolkit,
       "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()),
       options.fastMath ? "tile-flush-denormals," : "",
-      options.fastMath ? " ftz=true" : "");
+      options.fastMath ? " ftz=true" : "",
+      occupancyPass(options.minBlocksPerSM));
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))
@@ -195,6 +208,8 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
     return errorHandler("tile-to-rocdl: opt-level must be 0 to 3");
   if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
     return errorHandler("tile-to-rocdl: index-bitwidth must be 32 or 64");
+  if (options.minBlocksPerSM < 0)
+    return errorHandler("tile-to-rocdl: min-blocks-per-sm must be 0 or more");
   std::string toolkit = getROCmToolkitPath(options.toolkit);
   if (!isPlainOption(toolkit, "/"))
     return errorHandler("tile-to-rocdl: unusable toolkit path '" + toolkit +
@@ -217,7 +232,7 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
       "rocdl-attach-target{{chip={0} O={1}},"
       "lower-affine,convert-arith-to-llvm{{{4}},convert-index-to-llvm{{{4}},"
       "canonicalize,cse,"
-      "gpu.module(convert-amdgpu-to-rocdl{{chipset={0}},"
+      "gpu.module({6}convert-amdgpu-to-rocdl{{chipset={0}},"
       "tile-convert-math-to-ocml{{chipset={0} "
       "{4}},convert-gpu-to-rocdl{{chipset={0} runtime=HIP "
       "{4}},{5}canonicalize,cse,"
@@ -227,7 +242,8 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
       chip, options.optLevel.getValue(), format,
       toolkit.empty() ? "" : " toolkit=" + toolkit,
       "index-bitwidth=" + std::to_string(options.indexBitwidth.getValue()),
-      options.fastMath ? "tile-flush-denormals," : "");
+      options.fastMath ? "tile-flush-denormals," : "",
+      occupancyPass(options.minBlocksPerSM));
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(upstream, pm, errorStream)))

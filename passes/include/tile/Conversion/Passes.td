@@ -170,6 +170,47 @@ def TileFlushDenormals
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileOccupancy : Pass<"tile-occupancy", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "ask for a minimum of resident blocks per multiprocessor";
+  let description = [{
+    CUDA's `__launch_bounds__` minimum of blocks per multiprocessor for
+    every kernel (`gpu.func` with `kernel`) of the module: with
+    `min-blocks-per-sm=N`, an NVIDIA kernel gets `nvvm.minctasm = N`, which
+    NVPTX emits as `.minnctapersm N` and from which ptxas caps the
+    registers per thread so that N blocks fit (65536 registers per
+    multiprocessor); an AMD kernel (a module with a `#rocdl.target`) gets
+    `rocdl.waves_per_eu`, the waves each of the compute unit's four SIMDs
+    must hold for N blocks. Memory-bound kernels trade registers for more
+    warps with loads in flight. Runs before `convert-gpu-to-nvvm` (or
+    `-rocdl`), which carry the attribute to the `llvm.func`. `tile-to-nvvm`
+    and `tile-to-rocdl` run it with their `min-blocks-per-sm` option
+    (`tile-compile --min-blocks-per-sm`, or the kernel file's
+    `// tile.options(CHIP): min-blocks-per-sm=N`); 0, the default, changes
+    nothing. A kernel without a known block size, or N blocks of more
+    threads than a multiprocessor holds (2048), is an error.
+
+    Before (`min-blocks-per-sm=4`):
+
+    ```mlir
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+    ```
+
+    After:
+
+    ```mlir
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>,
+                                     nvvm.minctasm = 4 : i32}
+    ```
+  }];
+  let options = [
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
+           "blocks of each kernel that must fit on one multiprocessor at "
+           "once (0: no request)">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
+}
+
 def TileLowerHostTensorMaps
     : Pass<"tile-lower-host-tensor-maps", "::mlir::ModuleOp"> {
   let summary = "encode the host's tensor maps with the CUDA driver and pass them by value";
