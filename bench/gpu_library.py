@@ -106,12 +106,27 @@ def operand_shapes(layout, m, n, k):
     return a, b
 
 
-def artifacts(root):
+def part_b_shapes(args):
+    """The (label, M, N, K) of part (b): --shapes where given, else the 40
+    LLM shapes."""
+    if not args.shapes:
+        return llm_shapes()
+    shapes = []
+    for text in args.shapes.split(","):
+        try:
+            m, n, k = (int(v) for v in text.lower().split("x"))
+        except ValueError:
+            raise SystemExit(f"--shapes: '{text}' is not MxNxK")
+        shapes.append((f"M={m}", m, n, k))
+    return shapes
+
+
+def artifacts(root, layouts=LAYOUTS):
     """(layout, type, manifest) of every dispatching artifact under
-    root/dispatch, sorted."""
+    root/dispatch of `layouts`, sorted."""
     found = []
     base = os.path.join(root, "dispatch")
-    for layout in LAYOUTS:
+    for layout in layouts:
         for t in TYPES:
             path = os.path.join(base, f"{layout}-{t}",
                                 f"gemm_{layout}_kernel.manifest")
@@ -179,15 +194,16 @@ def dry(args):
     else:
         print(f"\nmissing {default}")
         failed += 1
-    found = artifacts(args.kernels)
-    if len(found) != len(LAYOUTS) * len(TYPES):
-        print(f"found {len(found)} of {len(LAYOUTS) * len(TYPES)} "
+    layouts = args.layouts.split(",")
+    found = artifacts(args.kernels, layouts)
+    if len(found) != len(layouts) * len(TYPES):
+        print(f"found {len(found)} of {len(layouts) * len(TYPES)} "
               "dispatching artifacts")
         failed += 1
     for layout, t, path in found:
         k = tile.load(path, host=True)
         rows = []
-        for label, m, n, kk in llm_shapes():
+        for label, m, n, kk in part_b_shapes(args):
             a_shape, b_shape = operand_shapes(layout, m, n, kk)
             make = (lambda s: ShapeOnlyDLPack(s)) if t == "bf16" else \
                 (lambda s: ShapeOnly(s, t))
@@ -285,7 +301,7 @@ def run(args):
 
     # (b) dispatch over the LLM shapes.
     if args.part in ("all", "b"):
-        found = artifacts(args.kernels)
+        found = artifacts(args.kernels, args.layouts.split(","))
         if not found:
             print(f"no dispatching artifacts under {args.kernels}/dispatch",
                   file=sys.stderr)
@@ -294,7 +310,7 @@ def run(args):
         for layout, t, path in found:
             kernel = tile.load(path)
             rows, ratios = [], []
-            for label, m, n, k in llm_shapes():
+            for label, m, n, k in part_b_shapes(args):
                 cells, ratio = measure(kernel, layout, t, m, n, k)
                 rows.append([label, f"{m}x{n}x{k}"] + cells)
                 if ratio:
@@ -357,6 +373,12 @@ def main():
                         default="all")
     parser.add_argument("--check-only", action="store_true",
                         help="check correctness; time nothing")
+    parser.add_argument("--shapes", default="",
+                        help="part (b) on these MxNxK shapes (comma "
+                             "separated) instead of the 40 LLM shapes")
+    parser.add_argument("--layouts", default=",".join(LAYOUTS),
+                        help="part (b): the layouts to run (comma "
+                             "separated, of " + ",".join(LAYOUTS) + ")")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: check the shape lists and, with "
                              "--kernels, print each shape's variant")
