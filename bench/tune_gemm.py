@@ -48,7 +48,8 @@ THREADS=... # TFLOP/s, ratio to cuBLAS, device`; `run` replaces the line of
 the same kernel, shape, chip and types and keeps the others. With --rule
 PATTERN it writes one rule line for the range instead (docs/GEMM.md, "Shape
 dispatch"), in place of the rule of the same range, else before the
-kernel's catch-all rule `*x*x*`, so the catch-all stays last.
+kernel's catch-all rule `*x*x*`, so the catch-all stays last. Entries with
+`via=`, which launch another kernel file, stay as they are.
 """
 
 import argparse
@@ -136,6 +137,14 @@ def entry_key(line):
     return (words[0], words[1], tuple(sorted(words[2:])))
 
 
+def launches_another(line):
+    """Whether table `line` is a `via=` entry, which runs another kernel
+    file: the tuner measures the kernel's own builds, so it neither
+    replaces nor drops these."""
+    body = line.split("#", 1)[0]
+    return ":" in body and "via=" in body.split(":", 1)[1]
+
+
 def pattern_contains(pattern, shape):
     """Whether `shape` (M, N, K) lies in a table rule's PATTERN, as
     tile-compile reads it: per dimension an exact size, `LO..HI` (either end
@@ -164,7 +173,7 @@ def insert_rule(table, line):
     chip and types, else before that kernel's catch-all, else last."""
     key = entry_key(line)
     for i, old in enumerate(table):
-        if entry_key(old) == key:
+        if entry_key(old) == key and not launches_another(old):
             table[i] = line
             return table
     kernel, _, keys = key
@@ -347,7 +356,7 @@ def is_rule(line, kernel, chip):
     key = entry_key(line)
     if not key or key[0] != kernel or f"chip={chip}" not in key[2]:
         return False
-    return any(c in key[1] for c in ".*%")
+    return any(c in key[1] for c in ".*%") and not launches_another(line)
 
 
 def choose_rules(saved, patterns):

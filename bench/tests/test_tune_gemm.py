@@ -108,6 +108,26 @@ class MakeRulesTest(unittest.TestCase):
         self.assertEqual(lines[4:], ["gemm_nn *x*x* chip=sm_80 : BM=128",
                                      "gemm_nt *x*x* chip=sm_90a : BM=128"])
 
+    def test_via_entries_stay(self):
+        # An entry that runs another kernel file is not one of the
+        # kernel's rules: it keeps its place, before the new ones.
+        via = ("gemm_nn *x1x* chip=sm_90a : via=gemm_nt(arg0, "
+               "transpose(arg1), arg2) BM=64  # analytic")
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "# header\n" + via + "\n"
+                "gemm_nn 1..64x*x* chip=sm_90a : BM=64\n"
+                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
+            self.assertEqual(len(lines), 4)
+            self.assertEqual(lines[1], via)
+            self.assertTrue(lines[2].startswith("gemm_nn 1..16x*x* "))
+            self.assertTrue(lines[3].startswith("gemm_nn *x*x* "))
+        table = [via, "gemm_nn *x*x* chip=sm_90a : BM=128"]
+        rule = "gemm_nn *x1x* chip=sm_90a : BM=64  # measured"
+        self.assertEqual(tune_gemm.insert_rule(list(table), rule),
+                         [via, rule, table[1]])
+
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:
             args = write_inputs(

@@ -30,6 +30,9 @@ FAKE.fakeCudaLastLaunch.argtypes = [
     ctypes.POINTER(ctypes.c_long)]
 FAKE.fakeCudaTensorMapEncodes.restype = ctypes.c_long
 FAKE.fakeCudaTensorMapEncodes.argtypes = []
+FAKE.fakeCudaLastDescriptor.restype = ctypes.c_long
+FAKE.fakeCudaLastDescriptor.argtypes = [
+    ctypes.c_int, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int64 * 5]
 
 
 def last_launch():
@@ -40,6 +43,14 @@ def last_launch():
     return {"kernel": name and name.decode(), "grid": tuple(grid),
             "block": tuple(block), "stream": stream.value or 0,
             "count": count.value}
+
+
+def last_descriptor(k):
+    """Descriptor `k` of the last GEMM the stand-in driver ran: (address,
+    sizes, strides)."""
+    pointer, values = ctypes.c_uint64(), (ctypes.c_int64 * 5)()
+    FAKE.fakeCudaLastDescriptor(k, ctypes.byref(pointer), values)
+    return pointer.value, tuple(values[1:3]), tuple(values[3:5])
 
 
 class FakeTensor(object):
@@ -119,6 +130,22 @@ class Fixture(unittest.TestCase):
                 param arg2 memref<?x?xf16> none
                 variant small.manifest when arg2.dim0 <= 64
                 """),
+            # C = A^T B with A stored K x M: the TN kernel, and for one
+            # row the NN kernel on the transposed view of A, which it
+            # reads through a tensor map (rows of 2 bytes would not do).
+            "nn.manifest": VARIANT.format(
+                extra="param arg0_tmap0 tensormap arg0 box 1x64\n",
+                block=64, tile=64, fallback=""),
+            "tn.manifest": VARIANT.replace("gemm_f16", "gemm_tn_f16").format(
+                extra="", block=128, tile=64, fallback=""),
+            "tn-dispatch.manifest": textwrap.dedent("""\
+                tile-launch-manifest 2
+                param arg0 memref<?x?xf16> none
+                param arg1 memref<?x?xf16> none
+                param arg2 memref<?x?xf16> none
+                variant nn.manifest view transpose arg0 when arg2.dim0 == 1
+                variant tn.manifest
+                """),
             "static.manifest": textwrap.dedent("""\
                 tile-launch-manifest 1
                 kernel vadd_f32
@@ -159,6 +186,13 @@ class Fixture(unittest.TestCase):
 def reference(a, b, m, n, k):
     av, bv = a.f16(), b.f16()
     return [sum(av[i * k + p] * bv[p * n + j] for p in range(k))
+            for i in range(m) for j in range(n)]
+
+
+def reference_tn(a, b, m, n, k):
+    """A^T B with A stored K x M."""
+    av, bv = a.f16(), b.f16()
+    return [sum(av[p * m + i] * bv[p * n + j] for p in range(k))
             for i in range(m) for j in range(n)]
 
 
@@ -497,6 +531,50 @@ class TorchTest(TorchFixture):
         self.assert_close(c1, reference(a1, b1, 1, 8, 8))
 
 
+class ViewTest(TorchFixture):
+    """A variant that takes a transposed view of an argument: the runtime
+    binds it, so a launch from Python passes the tensors as they are."""
+
+    def tn_args(self, m, n, k, strides=None):
+        torch = self.fake.module
+        a, b, c = FakeTensor((k, m)), FakeTensor((k, n)), FakeTensor((m, n))
+        a.set_f16(random_f16(k * m, self.rng))
+        b.set_f16(random_f16(k * n, self.rng))
+        c.poison()
+        tensors = (torch.Tensor(a, strides=strides), torch.Tensor(b),
+                   torch.Tensor(c))
+        return (a, b, c), tensors
+
+    def test_transposed_view(self):
+        kernel = tile.load(self.path("tn-dispatch.manifest"))
+        # (M, N, K, strides of A) -> the variant, the kernel and the sizes
+        # the kernel received for A. (1, 16) strides: a 1 x 16 row
+        # transposed by torch, which is row-major where it matters.
+        cases = [((1, 5, 16, None), "nn.manifest", "gemm_f16", (1, 16)),
+                 ((1, 5, 16, (1, 16)), "nn.manifest", "gemm_f16", (1, 16)),
+                 ((3, 5, 16, None), "tn.manifest", "gemm_tn_f16", (16, 3))]
+        for (m, n, k, strides), chosen, name, sizes in cases:
+            with self.subTest(shape=(m, n, k), strides=strides):
+                (a, b, c), tensors = self.tn_args(m, n, k, strides)
+                path, why = kernel.select(*tensors)
+                self.assertEqual(os.path.basename(path), chosen)
+                if chosen == "nn.manifest":
+                    self.assertEqual(why, [
+                        "variant %s: when arg2.dim0 == 1, view transpose "
+                        "arg0 (16x1 as 1x16)" % path])
+                kernel(*tensors)
+                self.assertEqual(last_launch()["kernel"], name)
+                address, got, _ = last_descriptor(0)
+                self.assertEqual(address, tensors[0].data_ptr())
+                self.assertEqual(got, sizes)
+                self.assert_close(c, reference_tn(a, b, m, n, k))
+        # __cuda_array_interface__ tensors go the same way.
+        (a, b, c), _ = self.tn_args(1, 7, 32)
+        kernel(a, b, c)
+        self.assertEqual(last_descriptor(0)[1], (1, 32))
+        self.assert_close(c, reference_tn(a, b, 1, 7, 32))
+
+
 class HostTest(Fixture):
     def test_select_without_loading(self):
         kernel = tile.load(self.path("gemm.manifest"), host=True)
@@ -631,6 +709,31 @@ class CompileTest(unittest.TestCase):
             f.write("// edited\n")
         tile.compile(self.kernel, chip="sm_90a", BM=64)
         self.assertEqual(len(self.runs()), 4)
+
+    def test_dispatch_cache_follows_via_files(self):
+        # A table's via= entries build other kernel files next to the
+        # kernel: editing one of those builds again, editing another file
+        # does not.
+        table = os.path.join(self.dir, "table.txt")
+        with open(table, "w") as f:
+            f.write("k 1x* : via=other(transpose(arg0), arg1) BM=64\n"
+                    "k *x* : BM=128\n")
+        other = os.path.join(self.dir, "other.mlir")
+        unrelated = os.path.join(self.dir, "unrelated.mlir")
+        for name in (other, unrelated):
+            with open(name, "w") as f:
+                f.write("// tile.params: BM=64\n")
+        tile.compile(self.kernel, dispatch=table)
+        tile.compile(self.kernel, dispatch=table)
+        self.assertEqual(len(self.runs()), 1)
+        with open(unrelated, "a") as f:
+            f.write("// edited\n")
+        tile.compile(self.kernel, dispatch=table)
+        self.assertEqual(len(self.runs()), 1)
+        with open(other, "a") as f:
+            f.write("// edited\n")
+        tile.compile(self.kernel, dispatch=table)
+        self.assertEqual(len(self.runs()), 2)
 
     def test_failure(self):
         with self.assertRaisesRegex(tile.TileError,

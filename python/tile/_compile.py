@@ -2,8 +2,9 @@
 
 The cache key is a hash of everything the output depends on: the kernel
 file's bytes, the parameters, the chip, the other options, the dispatch
-table's bytes, and the tile-compile binary (path, size and modification
-time), so an edited kernel, table or compiler never serves a stale build.
+table's bytes and those of the kernel files its `via=` entries name, and
+the tile-compile binary (path, size and modification time), so an edited
+kernel, table or compiler never serves a stale build.
 Builds go to a directory per key under the cache directory (the
 environment variable TILE_CACHE_DIR, else ~/.cache/tile), written to a
 temporary directory first and renamed into place, so concurrent or
@@ -12,6 +13,7 @@ interrupted builds leave no partial entries.
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -37,6 +39,18 @@ def _digest(path, h):
         h.update(hashlib.sha256(f.read()).digest())
 
 
+def _digest_siblings(path, dispatch, h):
+    """Digests the kernel files next to `path` that the `via=` entries of
+    the table `dispatch` build instead of it."""
+    with open(dispatch) as f:
+        names = sorted(set(re.findall(r"(?:^|\s)via=(\w+)\(", f.read())))
+    for name in names:
+        sibling = os.path.join(os.path.dirname(path), name + ".mlir")
+        h.update(name.encode())
+        if os.path.isfile(sibling):
+            _digest(sibling, h)
+
+
 def compile(path, chip="sm_90a", dispatch=None, options=(), device=None,
             **params):
     """Compiles the kernel file `path` for `chip` with the parameters
@@ -54,6 +68,7 @@ def compile(path, chip="sm_90a", dispatch=None, options=(), device=None,
                    dispatch is not None)).encode())
     if dispatch is not None:
         _digest(dispatch, h)
+        _digest_siblings(path, dispatch, h)
     key = h.hexdigest()[:32]
     out = os.path.join(cache_dir(), key)
     if not os.path.isdir(out):

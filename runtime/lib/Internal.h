@@ -31,6 +31,20 @@ void tileRtSetDriverError(int code);
 tileRtStatus tileRtEvalExprImpl(const char *expr, tileRtExprLookup lookup,
                                 void *context, int checkOnly, int64_t *result);
 
+/// The manifest's name of a view kind ("transpose").
+const char *tileRtViewName(tileRtViewKind kind);
+
+/// The view `variant` (may be null) takes of parameter `param` of the
+/// manifest that names it, or null.
+const tileRtView *tileRtFindView(const tileRtVariant *variant, int param);
+
+/// tileRtManifestCheckCompatible for the manifest `to` that `variant` (a
+/// directive of `from`, or null) names: a parameter it views is compared
+/// as the view shows it.
+tileRtStatus tileRtCheckVariantCompatible(const tileRtManifest *from,
+                                          const tileRtVariant *variant,
+                                          const tileRtManifest *to);
+
 /// A loaded module: the platform's handle (CUmodule, hipModule_t).
 struct tileRtModule {
   void *module;

@@ -192,6 +192,9 @@ struct tileRtKernel {
   int numVariants;
   tileRtKernel *variants[TILE_RT_MAX_VARIANTS];
   int argIndex[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
+  /// Per parameter of a variant, nonzero where the variant transposes it
+  /// (`view transpose`), so binding swaps its sizes.
+  unsigned char transposed[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
   /// What the last tileRtKernelLaunchOnStream chose and packed, reused by
   /// the next when its arguments are the same, and the flag a launch holds
   /// while it reads or refills it.
@@ -241,18 +244,22 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
       s = tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   for (int i = 0; s == TILE_RT_SUCCESS && i < manifest->numVariants; ++i) {
-    s = tileRtManifestParseFile(manifest->variants[i].path, variant);
+    const tileRtVariant *directive = &manifest->variants[i];
+    s = tileRtManifestParseFile(directive->path, variant);
     if (s == TILE_RT_SUCCESS)
-      s = tileRtManifestCheckCompatible(manifest, variant);
+      s = tileRtCheckVariantCompatible(manifest, directive, variant);
     if (s == TILE_RT_SUCCESS)
       s = loadTree(variant, onDevice, depth + 1, &k->variants[i]);
     if (s != TILE_RT_SUCCESS)
       break;
-    for (int j = 0; j < variant->numParams; ++j)
-      k->argIndex[i][j] =
+    for (int j = 0; j < variant->numParams; ++j) {
+      int from =
           variant->params[j].kind == TILE_RT_PARAM_TENSOR_MAP
               ? -1
               : tileRtManifestFindParam(manifest, variant->params[j].name);
+      k->argIndex[i][j] = from;
+      k->transposed[i][j] = from >= 0 && tileRtFindView(directive, from);
+    }
     ++k->numVariants;
   }
   free(variant);
@@ -325,9 +332,37 @@ static void append(char *buf, size_t len, const char *fmt, ...) {
 
 enum { kWhyBytes = 4096 };
 
+/// The first view of variant `v` that `args` (of the manifest naming it)
+/// do not allow, or null: a transposed matrix is the same row-major bytes
+/// only where one of its sizes is 1 or it is empty.
+static const tileRtView *refusedView(const tileRtVariant *v,
+                                     const tileRtArgValue *args) {
+  for (int i = 0; i < v->numViews; ++i) {
+    const int64_t *sizes = args[v->views[i].param].sizes;
+    if (sizes[0] > 1 && sizes[1] > 1)
+      return &v->views[i];
+  }
+  return NULL;
+}
+
+/// Appends to `buf` how variant `v` of `m` views `args`: ", view transpose
+/// A (8192x1 as 1x8192)" per view.
+static void appendViews(char *buf, size_t len, const tileRtManifest *m,
+                        const tileRtVariant *v, const tileRtArgValue *args) {
+  for (int i = 0; i < v->numViews; ++i) {
+    const tileRtView *view = &v->views[i];
+    const int64_t *sizes = args[view->param].sizes;
+    append(buf, len, ", view %s %s (%lldx%lld as %lldx%lld)",
+           tileRtViewName(view->kind), m->params[view->param].name,
+           (long long)sizes[0], (long long)sizes[1], (long long)sizes[1],
+           (long long)sizes[0]);
+  }
+}
+
 /// tileRtKernelSelect. With `explain`, `why` gets the lines of the variants
-/// taken and, when nothing fits, `passed` (kWhyBytes) says why each
-/// candidate was passed over; without, both are null and nothing is
+/// taken, each after those of the variants passed over before it, and,
+/// when nothing fits, `passed` (kWhyBytes) says why each candidate was
+/// passed over; without, both are null and nothing is
 /// formatted or allocated (the launch path). When nothing fits `*noFit` is
 /// set and the caller composes the error.
 static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
@@ -337,6 +372,9 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
   if (explain)
     passed[0] = '\0';
   *noFit = 0;
+  // Lines this call appends to `why`, dropped again unless a candidate
+  // fits.
+  size_t whyStart = why && whyLen ? strlen(why) : 0;
   // The kernel's own reason to be passed over (TMA cannot address the
   // arguments), which a fallback's line repeats.
   char ownReason[2048] = "";
@@ -390,14 +428,37 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
                passed[0] ? "; " : "", v->path, v->rule);
       continue;
     }
-    // The arguments bound to the variant's parameters by name.
+    const char *kind = v->isFallback ? "fallback" : "variant";
+    const tileRtView *refused = refusedView(v, args);
+    if (refused) {
+      if (explain) {
+        const int64_t *sizes = args[refused->param].sizes;
+        char reason[512];
+        snprintf(reason, sizeof(reason),
+                 "view '%s %s' needs a dimension of extent 1, got %lldx%lld",
+                 tileRtViewName(refused->kind),
+                 k->manifest.params[refused->param].name, (long long)sizes[0],
+                 (long long)sizes[1]);
+        append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
+               v->path, reason);
+        append(why, whyLen, "passed over %s %s: %s\n", kind, v->path, reason);
+      }
+      continue;
+    }
+    // The arguments bound to the variant's parameters by name, as its
+    // views show them.
     tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
     for (int j = 0; j < child->manifest.numParams; ++j) {
       int from = k->argIndex[i][j];
-      if (from < 0)
+      if (from < 0) {
         memset(&mapped[j], 0, sizeof(mapped[j]));
-      else
-        mapped[j] = args[from];
+        continue;
+      }
+      mapped[j] = args[from];
+      if (k->transposed[i][j]) {
+        mapped[j].sizes[0] = args[from].sizes[1];
+        mapped[j].sizes[1] = args[from].sizes[0];
+      }
     }
     if (explain)
       childWhy[0] = '\0';
@@ -405,9 +466,12 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
     s = choose(child, mapped, target, targetArgs, explain, childWhy, kWhyBytes,
                childPassed, &childNoFit);
     if (childNoFit) {
-      if (explain)
+      if (explain) {
         append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
                v->path, childPassed);
+        append(why, whyLen, "passed over %s %s: %s\n", kind, v->path,
+               childPassed);
+      }
       continue;
     }
     *noFit = 0;
@@ -417,16 +481,18 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
     }
     if (explain) {
       if (v->rule[0])
-        append(why, whyLen, "variant %s: when %s\n", v->path, v->rule);
+        append(why, whyLen, "variant %s: when %s", v->path, v->rule);
       else
-        append(why, whyLen, "%s %s: %s\n",
-               v->isFallback ? "fallback" : "variant", v->path,
+        append(why, whyLen, "%s %s: %s", kind, v->path,
                ownReason[0] ? ownReason : "no rule");
-      append(why, whyLen, "%s", childWhy);
+      appendViews(why, whyLen, &k->manifest, v, args);
+      append(why, whyLen, "\n%s", childWhy);
     }
     result = TILE_RT_SUCCESS;
     break;
   }
+  if (result != TILE_RT_SUCCESS && why && whyLen)
+    why[whyStart] = '\0';
   free(childPassed);
   free(childWhy);
   return result;

@@ -393,6 +393,37 @@ static tileRtStatus addVariant(const LineCtx *ctx, tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
+const char *tileRtViewName(tileRtViewKind kind) {
+  switch (kind) {
+  case TILE_RT_VIEW_TRANSPOSE:
+    return "transpose";
+  }
+  return "?";
+}
+
+/// Parses the view `kind` of parameter `name` of a `variant` line into
+/// `views[numViews]`: a rank-2 memref parameter declared before the line,
+/// viewed once.
+static tileRtStatus parseView(const LineCtx *ctx, const tileRtManifest *m,
+                              const char *kind, const char *name,
+                              tileRtView *views, int numViews) {
+  if (strcmp(kind, "transpose") != 0)
+    return PARSE_FAIL(ctx, "unknown view '%s' (expected transpose)", kind);
+  int p = tileRtManifestFindParam(m, name);
+  if (p < 0 || m->params[p].kind != TILE_RT_PARAM_MEMREF ||
+      m->params[p].rank != 2)
+    return PARSE_FAIL(ctx,
+                      "view 'transpose %s' needs a rank-2 memref parameter "
+                      "declared before it",
+                      name);
+  for (int i = 0; i < numViews; ++i)
+    if (views[i].param == p)
+      return PARSE_FAIL(ctx, "'%s' is viewed twice", name);
+  views[numViews].kind = TILE_RT_VIEW_TRANSPOSE;
+  views[numViews].param = p;
+  return TILE_RT_SUCCESS;
+}
+
 /// Copies the `len` bytes at `from` to `to` (`size` bytes), truncated and
 /// NUL-terminated; rules are evaluated at every launch, so no formatting.
 static void copyPrefix(char *to, size_t size, const char *from, size_t len) {
@@ -584,19 +615,39 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       if (m->version < 2)
         return PARSE_FAIL(&ctx, "'variant' needs 'tile-launch-manifest 2', "
                                 "this manifest is version 1");
-      if (n < 2 || (n >= 3 && (strcmp(words[2], "when") != 0 || n == 3)))
-        return PARSE_FAIL(&ctx,
-                          "expected 'variant <manifest path> [when <rule>]'");
+      static const char *const syntax =
+          "expected 'variant <manifest path> [view transpose <parameter>]... "
+          "[when <rule>]'";
+      if (n < 2)
+        return PARSE_FAIL(&ctx, "%s", syntax);
+      tileRtView views[TILE_RT_MAX_VIEWS];
+      int numViews = 0, w = 2;
+      for (; w < n && strcmp(words[w], "view") == 0; w += 3) {
+        if (numViews == TILE_RT_MAX_VIEWS)
+          return PARSE_FAIL(&ctx, "more than %d views", TILE_RT_MAX_VIEWS);
+        if (w + 2 >= n)
+          return PARSE_FAIL(&ctx, "%s", syntax);
+        tileRtStatus s =
+            parseView(&ctx, m, words[w + 1], words[w + 2], views, numViews);
+        if (s != TILE_RT_SUCCESS)
+          return s;
+        ++numViews;
+      }
+      if (w < n && (strcmp(words[w], "when") != 0 || w + 1 == n))
+        return PARSE_FAIL(&ctx, "%s", syntax);
       // The rule is the rest of the line after `when`.
       const char *rule = "";
-      if (n >= 4) {
-        rule = rest + (words[3] - line);
+      if (w < n) {
+        rule = rest + (words[w + 1] - line);
         while (*rule == ' ' || *rule == '\t')
           ++rule;
       }
       tileRtStatus s = addVariant(&ctx, m, fileName, words[1], rule, 0);
       if (s != TILE_RT_SUCCESS)
         return s;
+      tileRtVariant *v = &m->variants[m->numVariants - 1];
+      v->numViews = numViews;
+      memcpy(v->views, views, sizeof(views[0]) * (size_t)numViews);
     } else if (strcmp(d, "index-bitwidth") == 0) {
       ONCE(seenIndex);
       if (n != 2 || (strcmp(words[1], "32") != 0 && strcmp(words[1], "64")))
@@ -832,11 +883,15 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   }
   for (int i = 0; i < m->numVariants; ++i) {
     const tileRtVariant *v = &m->variants[i];
-    if (v->isFallback)
+    if (v->isFallback) {
       fprintf(os, "fallback %s\n", v->path);
-    else
-      fprintf(os, "variant %s%s%s\n", v->path, v->rule[0] ? " when " : "",
-              v->rule);
+      continue;
+    }
+    fprintf(os, "variant %s", v->path);
+    for (int k = 0; k < v->numViews; ++k)
+      fprintf(os, " view %s %s", tileRtViewName(v->views[k].kind),
+              m->params[v->views[k].param].name);
+    fprintf(os, "%s%s\n", v->rule[0] ? " when " : "", v->rule);
   }
 }
 
@@ -1137,8 +1192,21 @@ tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
+const tileRtView *tileRtFindView(const tileRtVariant *variant, int param) {
+  for (int i = 0; variant && i < variant->numViews; ++i)
+    if (variant->views[i].param == param)
+      return &variant->views[i];
+  return NULL;
+}
+
 tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
                                            const tileRtManifest *to) {
+  return tileRtCheckVariantCompatible(from, NULL, to);
+}
+
+tileRtStatus tileRtCheckVariantCompatible(const tileRtManifest *from,
+                                          const tileRtVariant *variant,
+                                          const tileRtManifest *to) {
   if (!from || !to)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null manifest");
   for (int i = 0; i < to->numParams; ++i) {
@@ -1154,13 +1222,16 @@ tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
     const tileRtParam *q = &from->params[j];
     int same = p->kind == q->kind && p->dtype == q->dtype &&
                p->rank == q->rank && p->kind != TILE_RT_PARAM_TENSOR_MAP;
+    // A transposed argument arrives with its sizes swapped (rank 2).
+    const tileRtView *view = tileRtFindView(variant, j);
     for (int d = 0; same && d < p->rank; ++d)
-      same = p->dims[d] == q->dims[d];
+      same = p->dims[d] == q->dims[view ? p->rank - 1 - d : d];
     if (!same)
       return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                         "%s:%d: parameter '%s' differs from its declaration "
-                        "on line %d of %s",
-                        to->path, p->line, p->name, q->line, from->path);
+                        "on line %d of %s%s",
+                        to->path, p->line, p->name, q->line, from->path,
+                        view ? " (transposed by the variant's view)" : "");
   }
   return TILE_RT_SUCCESS;
 }

@@ -16,7 +16,8 @@
 // unless the command line gives them. With
 // --dispatch, the configurations of a tuned table's rule entries are each
 // compiled (by running this tool again) and one manifest dispatches among
-// them at launch.
+// them at launch; an entry may build a sibling kernel file instead, which
+// the runtime launches on views of the arguments (`via=`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +56,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <thread>
 
 using namespace mlir;
@@ -149,9 +152,10 @@ static cl::opt<std::string>
 static cl::opt<std::string> dispatchTable(
     "dispatch",
     cl::desc("build every configuration that the table's rule entries name "
-             "for this kernel and chip, each into a subdirectory, and write "
-             "a dispatching manifest that picks one per launch by the "
-             "runtime sizes (docs/GEMM.md, 'Shape dispatch')"),
+             "for this kernel and chip (or, with via=, for a sibling kernel "
+             "file), each into a subdirectory, and write a dispatching "
+             "manifest that picks one per launch by the runtime sizes "
+             "(docs/GEMM.md, 'Shape dispatch')"),
     cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool>
     printSource("print-source",
@@ -941,6 +945,25 @@ struct DimPattern {
   }
 };
 
+/// One argument of a `via=` entry's call: argument `arg` of the kernel
+/// being compiled, transposed or not.
+struct ViaArg {
+  unsigned arg = 0;
+  bool transpose = false;
+  /// As written, for messages: "transpose(arg0)".
+  std::string text;
+};
+
+/// What a `via=OTHER(ARG, ...)` entry launches instead of the kernel being
+/// compiled: the kernel file OTHER.mlir next to it, on (views of) its
+/// arguments.
+struct Via {
+  std::string kernel;
+  SmallVector<ViaArg> args;
+  /// As written, without blanks: "via=gemm_nn(transpose(arg0),arg1,arg2)".
+  std::string text;
+};
+
 /// An entry of a tuned table that applies to the kernel being compiled.
 struct TableEntry {
   unsigned line = 0;
@@ -948,11 +971,96 @@ struct TableEntry {
   /// Whether every dimension is an exact size (a measured shape), not a
   /// rule over ranges.
   bool exact = true;
+  /// The parameters it sets: of the kernel being compiled, or with `via`
+  /// of the kernel that `via` names.
   SmallVector<std::pair<std::string, std::string>> assigned;
+  std::optional<Via> via;
   /// The entry's text without its comment, for messages.
   std::string text;
 };
 } // namespace
+
+/// The syntax of a `via=` call, for messages.
+static constexpr llvm::StringLiteral viaSyntax =
+    "via=OTHER(ARG, ...), each ARG argJ or transpose(argJ)";
+
+/// Parses one argument of a `via=` call: `argJ` or `transpose(argJ)`.
+static bool parseViaArg(StringRef text, ViaArg &arg) {
+  text = text.trim();
+  arg.text = text.str();
+  if (text.consume_front("transpose")) {
+    text = text.ltrim();
+    if (!text.consume_front("(") || !text.consume_back(")"))
+      return false;
+    text = text.trim();
+    arg.transpose = true;
+  }
+  return text.consume_front("arg") && !text.empty() &&
+         llvm::all_of(text, llvm::isDigit) && !text.getAsInteger(10, arg.arg);
+}
+
+/// Takes the `via=OTHER(ARG, ...)` call out of an entry's `assignments`
+/// (blanks allowed inside the parentheses) into `via`; `assignments`
+/// keeps the rest. Returns false, with `bad` the text, where it is
+/// malformed or given twice; true also where there is none.
+static bool extractVia(std::string &assignments, std::optional<Via> &via,
+                       std::string &bad) {
+  StringRef text = assignments;
+  size_t start = 0;
+  while ((start = text.find("via=", start)) != StringRef::npos && start &&
+         !llvm::isSpace(text[start - 1]))
+    ++start;
+  if (start == StringRef::npos)
+    return true;
+  size_t open = text.find_first_of("( \t", start);
+  if (open == StringRef::npos || text[open] != '(') {
+    bad = text.slice(start, open).str();
+    return false;
+  }
+  size_t close = open;
+  int depth = 0;
+  for (; close < text.size(); ++close) {
+    if (text[close] == '(')
+      ++depth;
+    else if (text[close] == ')' && --depth == 0)
+      break;
+  }
+  StringRef call = text.slice(start, close + 1);
+  bad = call.str();
+  if (close >= text.size())
+    return false;
+  Via result;
+  result.kernel = text.slice(start + strlen("via="), open).str();
+  if (!isParamName(result.kernel))
+    return false;
+  // The arguments: split at the commas outside parentheses.
+  StringRef inside = text.slice(open + 1, close);
+  size_t from = 0;
+  depth = 0;
+  for (size_t i = 0; i <= inside.size(); ++i) {
+    if (i < inside.size() && inside[i] != ',') {
+      depth += inside[i] == '(' ? 1 : inside[i] == ')' ? -1 : 0;
+      continue;
+    }
+    if (depth)
+      continue;
+    ViaArg arg;
+    if (!parseViaArg(inside.slice(from, i), arg))
+      return false;
+    result.args.push_back(std::move(arg));
+    from = i + 1;
+  }
+  for (char c : call)
+    if (!llvm::isSpace(c))
+      result.text += c;
+  std::string rest =
+      (text.take_front(start) + " " + text.drop_front(close + 1)).str();
+  if (via || StringRef(rest).contains("via="))
+    return false;
+  via = std::move(result);
+  assignments = std::move(rest);
+  return true;
+}
 
 /// Parses an entry's shape: dimensions separated by 'x', each an exact
 /// size or `[LO]..[HI]` or `*`, optionally followed by `%ALIGN`.
@@ -987,11 +1095,12 @@ static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
 
 /// Reads the entries of the tuned table at `path` that apply to kernel
 /// `stem` with the current `params` and chip. An entry is a line
-///   KERNEL SHAPE [KEY=VALUE...] : NAME=VALUE... [# comment]
-/// that applies when every KEY has that VALUE (after -D; the key `chip`
-/// compares with --chip); SHAPE has `rank` dimensions. Lines starting with
-/// '#' are comments. Malformed lines and assignments to undeclared
-/// parameters are errors.
+///   KERNEL SHAPE [KEY=VALUE...] : [via=OTHER(ARG, ...)] NAME=VALUE...
+/// [# comment] that applies when every KEY has that VALUE (after -D; the
+/// key `chip` compares with --chip); SHAPE has `rank` dimensions. Lines
+/// starting with '#' are comments. Malformed lines and assignments to
+/// undeclared parameters are errors (for a via= entry, --dispatch checks
+/// its assignments against the kernel it names).
 static LogicalResult readTable(StringRef path, StringRef stem,
                                ArrayRef<KernelParam> params, size_t rank,
                                StringRef rankHint,
@@ -1017,20 +1126,27 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     line = line.split('#').first.trim();
     if (line.empty())
       continue;
-    auto [head, assignments] = line.split(':');
+    auto [head, tail] = line.split(':');
+    std::string assignments = tail.str(), badVia;
+    TableEntry entry;
+    bool viaOk = extractVia(assignments, entry.via, badVia);
     SmallVector<StringRef> words, values;
     llvm::SplitString(head, words);
     llvm::SplitString(assignments, values);
-    TableEntry entry;
     auto malformed = [&](const Twine &why) {
       llvm::errs() << path << ":" << lineNo << ": error: " << why << "\n";
       return failure();
     };
-    if (!line.contains(':') || words.size() < 2 || values.empty() ||
+    if (!line.contains(':') || words.size() < 2 ||
+        (values.empty() && !entry.via) ||
         !parsePattern(words[1], entry.shape) || entry.shape.size() != rank)
       return malformed("expected 'KERNEL SHAPE [KEY=VALUE...] : "
-                       "NAME=VALUE...' with a shape of " +
+                       "[via=OTHER(ARG, ...)] NAME=VALUE...' with a shape "
+                       "of " +
                        Twine(rank) + " dimensions, " + rankHint);
+    if (!viaOk)
+      return malformed("malformed '" + badVia + "' (expected " + viaSyntax +
+                       ", at most one per entry)");
     if (words[0] != stem)
       continue;
     bool applies = true;
@@ -1044,8 +1160,11 @@ static LogicalResult readTable(StringRef path, StringRef stem,
       StringRef name, value;
       if (!splitAssignment(word, name, value))
         return malformed("malformed assignment '" + word + "'");
-      if (name == "chip" || !valueOf(name))
-        return malformed("'" + name + "' is not a parameter of " + stem);
+      // A via= entry sets the other kernel's parameters, which --dispatch
+      // checks against that file.
+      if (name == "chip" || (!entry.via && !valueOf(name)))
+        return malformed("'" + name + "' is not a parameter of " +
+                         (entry.via ? StringRef(entry.via->kernel) : stem));
       entry.assigned.push_back({name.str(), value.str()});
     }
     if (!applies)
@@ -1079,6 +1198,8 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
   if (failed(readTable(tunedTable, stem, params, want.size(), "like --shape",
                        entries)))
     return failure();
+  // A via= entry configures another kernel: nothing here to tune.
+  llvm::erase_if(entries, [](const TableEntry &e) { return e.via; });
   double best = 0;
   const TableEntry *nearest = nullptr, *rule = nullptr;
   for (const TableEntry &entry : entries) {
@@ -1498,12 +1619,146 @@ static std::vector<std::string> interfaceParams(StringRef manifest) {
   return lines;
 }
 
+namespace {
+/// A kernel file that `via=` entries launch instead of the one being
+/// compiled: its text and its parameters after its per-chip defaults.
+struct Sibling {
+  std::string path;
+  llvm::SourceMgr sourceMgr;
+  StringRef text;
+  std::vector<KernelParam> params;
+};
+
+/// One build of --dispatch: a kernel file with every parameter set, into
+/// `dir` under the output directory.
+struct Build {
+  std::string file;
+  std::vector<std::string> config;
+  std::string dir;
+  /// Whether the file is a via= entry's kernel, which takes its own
+  /// file's options (those given on the command line still win).
+  bool sibling = false;
+};
+} // namespace
+
+/// Reports `message` at the line of table entry `entry`; returns 1, the
+/// exit status of a failure.
+static int entryError(const TableEntry &entry, const Twine &message) {
+  llvm::errs() << dispatchTable << ":" << entry.line << ": error: " << message
+               << "\n";
+  return 1;
+}
+
+/// `type` as MLIR prints it, for messages.
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// `declared` with the values of `config` ("NAME=VALUE" for each, in
+/// order).
+static std::vector<KernelParam>
+withConfig(const std::vector<KernelParam> &declared,
+           const std::vector<std::string> &config) {
+  std::vector<KernelParam> params = declared;
+  for (auto [param, assignment] : llvm::zip(params, config))
+    param.value = StringRef(assignment).split('=').second.str();
+  return params;
+}
+
+/// The argument types of each function defined by `text`, a kernel file
+/// named `name` after substitution; failure, with the parser's errors,
+/// where it does not parse.
+static FailureOr<std::vector<SmallVector<Type>>>
+functionSignatures(MLIRContext &context, StringRef text, StringRef name) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                               llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  if (tile::reportParserTraps(sourceMgr))
+    return failure();
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return failure();
+  std::vector<SmallVector<Type>> signatures;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (!func.isExternal())
+      signatures.emplace_back(func.getArgumentTypes());
+  return signatures;
+}
+
+/// Checks the call of via= entry `entry` against the arguments of the
+/// kernel being compiled (`caller`, of file `stem`) and of the kernel it
+/// names (`callee`): an argument per parameter of the callee, the
+/// caller's argument of the same number (the runtime binds a variant's
+/// arguments by name), of the callee's type as the view shows it; only a
+/// 2-D memref can be transposed.
+static LogicalResult checkVia(const TableEntry &entry, StringRef stem,
+                              ArrayRef<Type> caller, ArrayRef<Type> callee) {
+  const Via &via = *entry.via;
+  auto fail = [&](const Twine &message) {
+    entryError(entry, message);
+    return failure();
+  };
+  if (via.args.size() != callee.size())
+    return fail(via.kernel + " takes " + Twine(callee.size()) + " arguments, " +
+                via.text + " passes " + Twine(via.args.size()));
+  for (auto [i, arg] : llvm::enumerate(via.args)) {
+    std::string name = "arg" + std::to_string(arg.arg);
+    if (arg.arg >= caller.size())
+      return fail("'" + name + "' in " + via.text + " is not an argument of " +
+                  stem + " (" + stem + " takes " + Twine(caller.size()) + ")");
+    if (arg.arg != i)
+      return fail("argument " + Twine(i) + " of " + via.kernel + " is '" +
+                  arg.text + "', expected arg" + Twine(i) +
+                  " or a view of it: the runtime binds a "
+                  "variant's arguments by name");
+    Type type = caller[arg.arg];
+    if (arg.transpose) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref || memref.getRank() != 2)
+        return fail("'" + arg.text + "' views " + name + " of " + stem +
+                    ", of type " + typeText(type) + ", expected a 2-D memref");
+      type = MemRefType::get(
+          {memref.getDimSize(1), memref.getDimSize(0)}, memref.getElementType(),
+          MemRefLayoutAttrInterface(), memref.getMemorySpace());
+    }
+    if (type != callee[i])
+      return fail("argument " + Twine(i) + " of " + via.kernel + " has type " +
+                  typeText(callee[i]) + ", but '" + arg.text + "' of " + stem +
+                  " has type " + typeText(type));
+  }
+  return success();
+}
+
+/// The kernels that a build in `dir` wrote: its manifests, less the
+/// fallbacks, by name.
+static std::vector<std::string> builtKernels(StringRef dir) {
+  std::vector<std::string> kernels;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    if (name.ends_with(".manifest") && !name.ends_with(".fallback.manifest"))
+      kernels.push_back(name.drop_back(strlen(".manifest")).str());
+  }
+  llvm::sort(kernels);
+  return kernels;
+}
+
 /// --dispatch: compiles each distinct configuration of the table's rule
 /// entries for this kernel and chip into `outputDir`/STEM.vI by running
 /// this tool (`self`) again with every parameter set, then writes, for
 /// each kernel, a version 2 manifest whose variants are those builds under
-/// the entries' rules, in table order. Returns the exit status.
-static int runDispatch(StringRef self, StringRef buffer,
+/// the entries' rules, in table order. A via= entry's configuration is of
+/// the kernel file it names (next to this one, built into OTHER.vI with
+/// the -D values given), and its variant line carries the entry's views.
+/// `paramsMgr` holds `buffer`, this file. Returns the exit status.
+static int runDispatch(MLIRContext &context, StringRef self,
+                       llvm::SourceMgr &paramsMgr, StringRef buffer,
                        const std::vector<KernelParam> &params,
                        const llvm::StringSet<> &fixed, StringRef stem) {
   if (!tunedTable.empty()) {
@@ -1529,36 +1784,152 @@ static int runDispatch(StringRef self, StringRef buffer,
                  << " with these parameters\n";
     return 1;
   }
+  // The dispatching manifest takes its kernels and interface from a build
+  // of this file.
+  if (llvm::all_of(entries, [](const TableEntry &e) { return e.via; })) {
+    llvm::errs() << "tile-compile: --dispatch: every rule entry of "
+                 << dispatchTable << " for " << stem << " on " << chip
+                 << " launches another kernel (via=); at least one must "
+                    "build "
+                 << stem << " itself\n";
+    return 1;
+  }
+
+  // The kernel files that via= entries name, read once.
+  std::map<std::string, std::unique_ptr<Sibling>> siblings;
+  for (const TableEntry &entry : entries) {
+    if (!entry.via || siblings.count(entry.via->kernel))
+      continue;
+    SmallString<256> path(llvm::sys::path::parent_path(inputFile));
+    llvm::sys::path::append(path, entry.via->kernel + ".mlir");
+    auto file = llvm::MemoryBuffer::getFile(path);
+    if (!file || llvm::sys::fs::is_directory(path))
+      return entryError(entry, entry.via->text + ": no kernel file " +
+                                   entry.via->kernel + ".mlir next to " +
+                                   inputFile);
+    auto sibling = std::make_unique<Sibling>();
+    sibling->path = path.str().str();
+    sibling->text = (*file)->getBuffer();
+    sibling->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    if (failed(readParamDeclarations(sibling->sourceMgr, sibling->text,
+                                     sibling->params)) ||
+        failed(applyChipDefaults(sibling->sourceMgr, sibling->text,
+                                 sibling->params)))
+      return 1;
+    siblings[entry.via->kernel] = std::move(sibling);
+  }
+
+  // Each entry's build: its file with every parameter set (-D still wins),
+  // built once; a via= entry's with the -D values given too.
+  std::vector<Build> builds;
+  std::vector<unsigned> buildOf;
+  llvm::StringMap<unsigned> buildsPerStem;
+  for (const TableEntry &entry : entries) {
+    Build build;
+    build.file = inputFile;
+    const std::vector<KernelParam> *declared = &params;
+    StringRef buildStem = stem;
+    if (entry.via) {
+      const Sibling &sibling = *siblings[entry.via->kernel];
+      auto declares = [&](StringRef name) {
+        return llvm::any_of(sibling.params, [&](const KernelParam &p) {
+          return p.name == name;
+        });
+      };
+      for (auto &assigned : entry.assigned)
+        if (!declares(assigned.first))
+          return entryError(entry, "'" + assigned.first +
+                                       "' is not a parameter of " +
+                                       entry.via->kernel);
+      for (const KernelParam &p : params)
+        if (fixed.contains(p.name) && !declares(p.name))
+          return entryError(
+              entry, "-D " + p.name + " cannot be passed on to " +
+                         entry.via->kernel + ".mlir (" + entry.via->text +
+                         "), which declares no parameter '" + p.name + "'");
+      build.file = sibling.path;
+      build.sibling = true;
+      declared = &sibling.params;
+      buildStem = entry.via->kernel;
+    }
+    for (const KernelParam &p : *declared) {
+      std::string value = p.value;
+      if (fixed.contains(p.name)) {
+        for (const KernelParam &given : params)
+          if (given.name == p.name)
+            value = given.value;
+      } else {
+        for (auto &[name, assigned] : entry.assigned)
+          if (name == p.name)
+            value = assigned;
+      }
+      build.config.push_back(p.name + "=" + value);
+    }
+    auto it = llvm::find_if(builds, [&](const Build &b) {
+      return b.file == build.file && b.config == build.config;
+    });
+    buildOf.push_back(it - builds.begin());
+    if (it == builds.end()) {
+      build.dir = (buildStem + ".v" + Twine(buildsPerStem[buildStem]++)).str();
+      builds.push_back(std::move(build));
+    }
+  }
+
+  // The calls of via= entries, checked against both files' functions
+  // before anything is built.
+  unsigned own = 0;
+  for (auto [entry, build] : llvm::zip(entries, buildOf))
+    if (!entry.via) {
+      own = build;
+      break;
+    }
+  std::optional<std::vector<SmallVector<Type>>> callerSignatures;
+  for (auto [entry, build] : llvm::zip(entries, buildOf)) {
+    if (!entry.via)
+      continue;
+    if (!callerSignatures) {
+      FailureOr<std::string> text = substituteParams(
+          paramsMgr, buffer, withConfig(params, builds[own].config));
+      if (failed(text))
+        return 1;
+      auto signatures = functionSignatures(context, *text, inputFile);
+      if (failed(signatures))
+        return 1;
+      callerSignatures = std::move(*signatures);
+    }
+    Sibling &sibling = *siblings[entry.via->kernel];
+    FailureOr<std::string> text =
+        substituteParams(sibling.sourceMgr, sibling.text,
+                         withConfig(sibling.params, builds[build].config));
+    if (failed(text))
+      return 1;
+    auto calleeSignatures = functionSignatures(context, *text, sibling.path);
+    if (failed(calleeSignatures))
+      return 1;
+    for (auto [file, signatures] :
+         {std::make_pair(StringRef(inputFile), &*callerSignatures),
+          std::make_pair(StringRef(sibling.path), &*calleeSignatures)})
+      if (signatures->size() != 1)
+        return entryError(entry, entry.via->text + ": " + file + " defines " +
+                                     Twine(signatures->size()) +
+                                     " functions, expected one (a via= "
+                                     "entry calls the function of each "
+                                     "file)");
+    if (failed(checkVia(entry, stem, callerSignatures->front(),
+                        calleeSignatures->front())))
+      return 1;
+  }
+
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
                  << ec.message() << "\n";
     return 1;
   }
-  // Each entry's full parameter set (-D still wins), built once.
-  std::vector<std::vector<std::string>> configs;
-  std::vector<unsigned> configOf;
-  for (const TableEntry &entry : entries) {
-    std::vector<std::string> config;
-    for (const KernelParam &p : params) {
-      std::string value = p.value;
-      if (!fixed.contains(p.name))
-        for (auto &[name, assigned] : entry.assigned)
-          if (name == p.name)
-            value = assigned;
-      config.push_back(p.name + "=" + value);
-    }
-    auto it = llvm::find(configs, config);
-    configOf.push_back(it - configs.begin());
-    if (it == configs.end())
-      configs.push_back(std::move(config));
-  }
-  std::vector<std::string> dirs;
-  for (auto [i, config] : llvm::enumerate(configs)) {
-    dirs.push_back((stem + ".v" + Twine(i)).str());
+  for (const Build &build : builds) {
     SmallString<256> dir(outputDir);
-    llvm::sys::path::append(dir, dirs.back());
-    std::vector<std::string> args = {self.str(),      inputFile, "-o",
-                                     dir.str().str(), "--chip",  chip};
+    llvm::sys::path::append(dir, build.dir);
+    std::vector<std::string> args = {self.str(),      build.file, "-o",
+                                     dir.str().str(), "--chip",   chip};
     auto flag = [&](bool on, const char *name) {
       if (on)
         args.push_back(name);
@@ -1574,39 +1945,54 @@ static int runDispatch(StringRef self, StringRef buffer,
     flag(noFallback, "--no-fallback");
     // The options a kernel file may set, with the values this run took
     // (from the command line or the file), given explicitly so that each
-    // build agrees with them whatever the file says.
+    // build agrees with them whatever the file says; another file's
+    // build takes those of the command line and of its own file.
     for (const FileOption &option : fileOptions()) {
+      if (build.sibling && !option.option().getNumOccurrences())
+        continue;
       std::string value =
           option.flag ? (*option.flag ? "true" : "false")
                       : std::to_string(static_cast<int>(*option.number));
       args.push_back("--" + std::string(option.name) + "=" + value);
     }
-    for (const std::string &define : config)
+    for (const std::string &define : build.config)
       args.push_back("-D" + define);
     SmallVector<StringRef> argRefs(args.begin(), args.end());
     std::string error;
     int rc = llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0,
                                        &error);
     if (rc != 0) {
-      llvm::errs() << "tile-compile: --dispatch: building variant "
-                   << dirs.back() << " (" << llvm::join(config, " ")
-                   << ") failed" << (error.empty() ? "" : ": " + error) << "\n";
+      llvm::errs() << "tile-compile: --dispatch: building variant " << build.dir
+                   << " (" << (build.sibling ? build.file + ": " : "")
+                   << llvm::join(build.config, " ") << ") failed"
+                   << (error.empty() ? "" : ": " + error) << "\n";
       return 1;
     }
   }
-  // The kernels of the file: the manifests of the first build, less the
-  // fallbacks.
+  // The kernels of the file: the manifests of a build of it, less the
+  // fallbacks. A via= entry's build must have one kernel, which stands in
+  // for the file's one kernel.
   SmallString<256> first(outputDir);
-  llvm::sys::path::append(first, dirs.front());
-  std::vector<std::string> kernels;
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(first, ec), end; it != end && !ec;
-       it.increment(ec)) {
-    StringRef name = llvm::sys::path::filename(it->path());
-    if (name.ends_with(".manifest") && !name.ends_with(".fallback.manifest"))
-      kernels.push_back(name.drop_back(strlen(".manifest")).str());
+  llvm::sys::path::append(first, builds[own].dir);
+  std::vector<std::string> kernels = builtKernels(first);
+  std::vector<std::string> viaKernel(builds.size());
+  for (auto [entry, build] : llvm::zip(entries, buildOf)) {
+    if (!entry.via || !viaKernel[build].empty())
+      continue;
+    SmallString<256> dir(outputDir);
+    llvm::sys::path::append(dir, builds[build].dir);
+    std::vector<std::string> built = builtKernels(dir);
+    for (auto [file, count] :
+         {std::make_pair(StringRef(inputFile), kernels.size()),
+          std::make_pair(StringRef(builds[build].file), built.size())})
+      if (count != 1)
+        return entryError(entry, entry.via->text + ": " + file + " has " +
+                                     Twine(count) +
+                                     " kernels, expected one (a via= "
+                                     "entry's kernel stands in for the "
+                                     "file's)");
+    viaKernel[build] = built.front();
   }
-  llvm::sort(kernels);
   for (const std::string &kernel : kernels) {
     SmallString<256> firstManifest(first);
     llvm::sys::path::append(firstManifest, kernel + ".manifest");
@@ -1628,12 +2014,19 @@ static int runDispatch(StringRef self, StringRef buffer,
     os << ")\n";
     for (const std::string &param : interfaceParams((*text)->getBuffer()))
       os << "param " << param << "\n";
-    for (auto [entry, config] : llvm::zip(entries, configOf)) {
+    for (auto [entry, build] : llvm::zip(entries, buildOf)) {
       std::string rule = ruleOf(entry, sizes);
+      const Build &b = builds[build];
       os << "# " << dispatchTable << ":" << entry.line << ": "
-         << llvm::join(configs[config], " ") << "\n"
-         << "variant " << dirs[config] << "/" << kernel << ".manifest"
-         << (rule.empty() ? "" : " when " + rule) << "\n";
+         << (entry.via ? entry.via->text + " " : "")
+         << llvm::join(b.config, " ") << "\n"
+         << "variant " << b.dir << "/"
+         << (entry.via ? viaKernel[build] : kernel) << ".manifest";
+      if (entry.via)
+        for (const ViaArg &arg : entry.via->args)
+          if (arg.transpose)
+            os << " view transpose arg" << arg.arg;
+      os << (rule.empty() ? "" : " when " + rule) << "\n";
     }
     SmallString<256> path(outputDir);
     llvm::sys::path::append(path, kernel + ".manifest");
@@ -1641,7 +2034,7 @@ static int runDispatch(StringRef self, StringRef buffer,
       return 1;
     llvm::outs() << "tile-compile: " << kernel << " -> " << path
                  << " (dispatch over " << entries.size() << " rules, "
-                 << configs.size() << " builds)\n";
+                 << builds.size() << " builds)\n";
   }
   return 0;
 }
@@ -1703,8 +2096,9 @@ int main(int argc, char **argv) {
   // builds nothing, so it does not dispatch.
   if (!dispatchTable.empty() && !printSource)
     return runDispatch(
+        context,
         llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
-        original, params, defined, llvm::sys::path::stem(inputFile));
+        paramsMgr, original, params, defined, llvm::sys::path::stem(inputFile));
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
   if (failed(source))
     return 1;

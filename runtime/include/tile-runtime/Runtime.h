@@ -200,6 +200,26 @@ typedef struct tileRtParam {
   int line;
 } tileRtParam;
 
+/// How many arguments one `variant` directive may view.
+#define TILE_RT_MAX_VIEWS 4
+
+/// How a variant sees an argument of the manifest that names it.
+typedef enum tileRtViewKind {
+  /// A rank-2 memref with its two sizes swapped. Only where one size is 1
+  /// (or the memref is empty) is that the same row-major bytes, which the
+  /// runtime requires of the arguments before it takes the variant.
+  TILE_RT_VIEW_TRANSPOSE,
+} tileRtViewKind;
+
+/// A view of one argument (`view transpose NAME` on a `variant` line): the
+/// variant receives the argument's buffer with the viewed sizes.
+typedef struct tileRtView {
+  tileRtViewKind kind;
+  /// The index of the viewed memref parameter in the manifest that names
+  /// the variant.
+  int param;
+} tileRtView;
+
 /// A manifest launched instead of the kernel that names it, by a `variant`
 /// or `fallback` directive (docs/Runtime.md, "Variants").
 typedef struct tileRtVariant {
@@ -211,6 +231,10 @@ typedef struct tileRtVariant {
   /// Nonzero when written as `fallback` (version 1 syntax).
   int isFallback;
   int line;
+  /// The views the variant takes of the arguments, bound by name as the
+  /// others are; a fallback has none.
+  int numViews;
+  tileRtView views[TILE_RT_MAX_VIEWS];
 } tileRtVariant;
 
 /// A parsed launch manifest. Plain data: copy it freely, nothing to free.
@@ -337,7 +361,8 @@ tileRtStatus tileRtManifestCheckCompatible(const tileRtManifest *from,
 /// Binds the arguments `args` of `from` (from->numParams entries) to the
 /// parameters of `to` by name, into `toArgs` (to->numParams entries); the
 /// manifests must pass tileRtManifestCheckCompatible. Tensor maps of `to`
-/// get zeroed values (they are encoded from their source).
+/// get zeroed values (they are encoded from their source). No view of a
+/// `variant` directive is applied: tileRtKernelSelect applies those.
 tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
                                    const tileRtArgValue *args,
                                    const tileRtManifest *to,
@@ -530,13 +555,17 @@ const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel);
 /// Chooses what `kernel` launches for `args` (numParams entries of its
 /// manifest): its own kernel when the manifest has one and its tensor maps
 /// can be encoded for `args` (or the grid is empty), else the first
-/// variant, in order, whose rule holds and which (recursively) fits. The
-/// choice goes to `*target` (owned by `kernel`) and the arguments bound to
-/// its parameters to `targetArgs` (TILE_RT_MAX_PARAMS entries); both must
-/// be non-null. `why` (null, or `whyLen` bytes) receives one line per
-/// variant taken, saying why ("variant PATH: when RULE", "fallback PATH:
-/// REASON"), "" when the kernel itself was chosen. When nothing fits,
-/// the error names every candidate and why it was passed over.
+/// variant, in order, whose rule holds, whose views the arguments allow
+/// and which (recursively) fits. The choice goes to `*target` (owned by
+/// `kernel`) and the arguments bound to its parameters, as the views show
+/// them, to `targetArgs` (TILE_RT_MAX_PARAMS entries); both must be
+/// non-null. `why` (null, or `whyLen` bytes) receives one line per variant
+/// taken, saying why ("variant PATH: when RULE", "fallback PATH: REASON",
+/// each followed by its views: ", view transpose A (8192x1 as 1x8192)"),
+/// each preceded by a line per variant whose rule held but that did not
+/// fit ("passed over variant PATH: REASON"); "" when the kernel itself was
+/// chosen. When nothing fits, the error names every candidate and why it
+/// was passed over.
 tileRtStatus tileRtKernelSelect(tileRtKernel *kernel,
                                 const tileRtArgValue *args,
                                 tileRtKernel **target,

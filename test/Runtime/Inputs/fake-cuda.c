@@ -10,14 +10,17 @@
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
 // stand-in encoding is the address followed by the row pitch), gemm_f16
-// (C = A B over three f16 descriptors, f32 accumulation) and nop (does
-// nothing, so that benchmarks time the host side of a launch alone); PTX
-// images must contain ".entry". The environment variable
-// FAKE_CUDA_INIT_ERROR makes cuInit fail with that code.
-// fakeCudaLastLaunch reports the kernel, geometry and stream of the last
-// launch, so tests can tell which variant of a manifest ran, and on which
-// stream; fakeCudaTensorMapEncodes counts the tensor maps encoded, so tests
-// can tell whether a launch reused the maps of the one before.
+// (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
+// (C = A^T B, A stored K x M) and nop (does nothing, so that benchmarks
+// time the host side of a launch alone); PTX images must contain ".entry".
+// The environment variable FAKE_CUDA_INIT_ERROR makes cuInit fail with
+// that code. fakeCudaLastLaunch reports the kernel, geometry and stream of
+// the last launch, so tests can tell which variant of a manifest ran, and
+// on which stream; fakeCudaLastDescriptor the descriptors the last GEMM
+// received and fakeCudaLastTensorMap the last tensor map encoded, so tests
+// can tell how arguments were bound; fakeCudaTensorMapEncodes counts the
+// tensor maps encoded, so tests can tell whether a launch reused the maps
+// of the one before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,16 +172,56 @@ static void nop(const unsigned grid[3], const unsigned block[3],
   (void)grid, (void)block, (void)params;
 }
 
+/// The three descriptors the last GEMM received: aligned pointer, then
+/// offset, sizes and strides; `gemms` counts the GEMMs launched.
+static struct {
+  long gemms;
+  uint64_t pointer[3];
+  int64_t values[3][5];
+} lastGemm;
+
+static void recordGemm(void **params) {
+  for (int k = 0; k < 3; ++k) {
+    uint16_t *pointer;
+    fakeDescriptor(params, k, &pointer, lastGemm.values[k]);
+    lastGemm.pointer[k] = (uint64_t)(uintptr_t)pointer;
+  }
+  ++lastGemm.gemms;
+}
+
+/// For tests: descriptor `k` (0 to 2) of the last gemm_f16 or gemm_tn_f16
+/// launch, as the kernel received it: its aligned pointer, and offset,
+/// sizes and strides in `values`. Returns the number of GEMMs launched so
+/// far (0: nothing is stored).
+long fakeCudaLastDescriptor(int k, uint64_t *pointer, int64_t values[5]) {
+  if (k < 0 || k > 2)
+    return 0;
+  *pointer = lastGemm.pointer[k];
+  memcpy(values, lastGemm.values[k], sizeof(lastGemm.values[k]));
+  return lastGemm.gemms;
+}
+
+static void gemmF16(const unsigned grid[3], const unsigned block[3],
+                    void **params) {
+  recordGemm(params);
+  fakeGemmF16(grid, block, params);
+}
+
+static void gemmTnF16(const unsigned grid[3], const unsigned block[3],
+                      void **params) {
+  recordGemm(params);
+  fakeGemmTnF16(grid, block, params);
+}
+
 typedef struct KernelEntry {
   const char *name;
   Kernel kernel;
 } KernelEntry;
 
-static KernelEntry kernels[] = {{"vadd_f32", vaddF32},
-                                {"add2d_f16", add2dF16},
-                                {"add2d_f16_tma", add2dF16Tma},
-                                {"gemm_f16", fakeGemmF16},
-                                {"nop", nop}};
+static KernelEntry kernels[] = {
+    {"vadd_f32", vaddF32},          {"add2d_f16", add2dF16},
+    {"add2d_f16_tma", add2dF16Tma}, {"gemm_f16", gemmF16},
+    {"gemm_tn_f16", gemmTnF16},     {"nop", nop}};
 
 static struct {
   const char *kernel;
@@ -342,16 +385,26 @@ CUresult cuEventDestroy_v2(void *event) {
 }
 
 static long tensorMapEncodes;
+static uint64_t lastMapSizes[2], lastMapPitch;
 
 /// For tests: the number of successful cuTensorMapEncodeTiled calls so far.
 long fakeCudaTensorMapEncodes(void) { return tensorMapEncodes; }
+
+/// For tests: the sizes (outermost first) and row pitch in bytes of the
+/// last rank-2 tensor map encoded; returns the encodes so far.
+long fakeCudaLastTensorMap(uint64_t sizes[2], uint64_t *pitch) {
+  sizes[0] = lastMapSizes[0];
+  sizes[1] = lastMapSizes[1];
+  *pitch = lastMapPitch;
+  return tensorMapEncodes;
+}
 
 CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
                                 void *address, const uint64_t *dims,
                                 const uint64_t *strides, const uint32_t *box,
                                 const uint32_t *elementStrides, int interleave,
                                 int swizzle, int l2, int oob) {
-  (void)type, (void)dims, (void)elementStrides;
+  (void)type, (void)elementStrides;
   (void)interleave, (void)swizzle, (void)l2, (void)oob;
   // The real driver's alignment rules, which the runtime checks first.
   if ((uintptr_t)address % 16)
@@ -363,6 +416,12 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
   memcpy(map, &address, sizeof(address));
   if (rank > 1)
     memcpy((char *)map + 8, &strides[0], sizeof(strides[0]));
+  if (rank == 2) {
+    // The driver's dimensions are innermost first.
+    lastMapSizes[0] = dims[1];
+    lastMapSizes[1] = dims[0];
+    lastMapPitch = strides[0];
+  }
   ++tensorMapEncodes;
   return OK;
 }

@@ -69,6 +69,27 @@ static inline void fakeGemmF16(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+/// C (M x N) = A^T B with A stored K x M, B K x N, over the first three f16
+/// descriptors of `params`, accumulating in f32: the TN product, against
+/// which a GEMM launched on a transposed view of A is checked.
+static inline void fakeGemmTnF16(const unsigned grid[3],
+                                 const unsigned block[3], void **params) {
+  (void)grid, (void)block;
+  uint16_t *a, *b, *c;
+  int64_t da[5], db[5], dc[5];
+  fakeDescriptor(params, 0, &a, da);
+  fakeDescriptor(params, 1, &b, db);
+  fakeDescriptor(params, 2, &c, dc);
+  for (int64_t i = 0; i < dc[1]; ++i)
+    for (int64_t j = 0; j < dc[2]; ++j) {
+      float acc = 0;
+      for (int64_t k = 0; k < da[1]; ++k)
+        acc += tileRtF16ToF32(a[da[0] + k * da[3] + i * da[4]]) *
+               tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
+      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
+    }
+}
+
 /// A new event (a timestamp); null when out of memory.
 static inline void *fakeEventCreate(void) {
   return calloc(1, sizeof(struct timespec));

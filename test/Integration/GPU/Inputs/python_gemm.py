@@ -2,7 +2,9 @@
 buffers that the runtime allocates, exposed through
 __cuda_array_interface__, and checks each shape against a host product.
 
-    python_gemm.py MANIFEST
+    python_gemm.py MANIFEST [--tn]
+
+With --tn the manifest is gemm_tn's: A is stored K x M and C = A^T B.
 
 For each shape: fresh random f16 inputs without zeros, a poisoned (NaN)
 output, one launch, and every element compared with the f64 product of the
@@ -64,14 +66,22 @@ class DeviceF16(object):
 
 def main():
     kernel = tile.load(sys.argv[1])
+    tn = sys.argv[2:] == ["--tn"]
     rng = random.Random(11)
     failed = 0
     # One shape per rule of kernels/gemm_tuned.txt: decode-sized M, K-heavy,
     # skinny N, small M, mid M with K = 77 (rows TMA cannot address: the
     # fallback), large M.
-    for m, n, k in [(16, 72, 64), (65, 8, 16384), (500, 40, 24),
-                    (100, 264, 64), (300, 264, 77), (1100, 264, 24)]:
-        a, b, c = DeviceF16(m, k), DeviceF16(k, n), DeviceF16(m, n)
+    shapes = [(16, 72, 64), (65, 8, 16384), (500, 40, 24),
+              (100, 264, 64), (300, 264, 77), (1100, 264, 24)]
+    if tn:
+        # One row: gemm_nn on A (K x 1) read as 1 x K, through TMA, or its
+        # fallback where 1 x 77 rows are not 16-byte multiples; four rows:
+        # the TN build's fallback (8-byte rows of A); then decode-sized M.
+        shapes = [(1, 72, 64), (1, 72, 77), (4, 72, 64), (16, 72, 64)]
+    for m, n, k in shapes:
+        a = DeviceF16(k, m) if tn else DeviceF16(m, k)
+        b, c = DeviceF16(k, n), DeviceF16(m, n)
         av = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(m * k)]
         bv = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(k * n)]
         a.upload(av)
@@ -85,7 +95,8 @@ def main():
         bad, worst = 0, 0.0
         for i in range(m):
             for j in range(n):
-                ref = sum(av[i * k + p] * bv[p * n + j] for p in range(k))
+                ref = sum(av[p * m + i if tn else i * k + p] * bv[p * n + j]
+                          for p in range(k))
                 got = out[i * n + j]
                 err = abs(got - ref)
                 if not err <= 1e-3 + 1e-2 * abs(ref):  # NaN fails
