@@ -159,6 +159,12 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   // Set while emitting the path taken when the global tile is whole and
   // aligned: no masks, no alignment tests.
   bool trusted = false;
+  // Set while emitting the edge path for a tile whose rows are 4-byte
+  // aligned, where cp.async runs narrower than a vector may serve the
+  // vectors that are not 16-byte aligned. Rows of an odd number of halves
+  // skip those tests: each would fail, and the branches between them keep
+  // a thread's element loads from overlapping.
+  bool narrowRuns = false;
 
   // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
   // idx, 0, v) on an in-bounds row, else 0. Also the mask of the masked
@@ -334,7 +340,8 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
           // the rest. A partial cp.async would be legal but reads past the
           // tensor as far as memory checkers can tell.
           Value valid = maskSrc ? validElements(b, loc, mem, memIdx) : Value();
-          for (int64_t width = v; width * elementBytes(srcElem) >= 4;
+          int64_t narrowest = narrowRuns ? 4 : v * elementBytes(srcElem);
+          for (int64_t width = v; width * elementBytes(srcElem) >= narrowest;
                width /= 2) {
             Value ok =
                 isAligned(b, loc, mem, memIdx, width * elementBytes(srcElem),
@@ -417,7 +424,22 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     emitAll(tb);
     trusted = false;
     OpBuilder eb(ifOp.elseBlock()->getTerminator());
-    emitAll(eb);
+    int64_t srcBytes = elementBytes(srcElem);
+    if (!async || global != &src || v * srcBytes <= 4) {
+      emitAll(eb);
+    } else {
+      Value rowsAligned = isWholeAlignedTile(
+          eb, loc, src.buffer, src.origin, tile, /*checkBounds=*/false,
+          std::max<int64_t>(1, 4 / srcBytes), srcBytes);
+      auto narrowIf = scf::IfOp::create(eb, loc, rowsAligned,
+                                        /*withElse=*/true);
+      OpBuilder nb(narrowIf.thenBlock()->getTerminator());
+      narrowRuns = true;
+      emitAll(nb);
+      narrowRuns = false;
+      OpBuilder ob(narrowIf.elseBlock()->getTerminator());
+      emitAll(ob);
+    }
   }
   op.erase();
   return success();
