@@ -252,6 +252,17 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     outside the tensor, so ragged edges need no masks. Where this does not
     apply the copy stores from registers as usual.
 
+    With `persistent`, each kernel first becomes persistent (before its
+    loops are pipelined): its allocations move to the front and the rest of
+    its body into an `scf.for` marked `tile.tiles` over t =
+    `gpu.block_id x`, t + `gpu.grid_dim x`, ... below the product of the
+    grid's extents, in which the block indices are those of tile t (x
+    fastest) remapped by the `rasterize` clause, which the kernel loses. A
+    barrier ends each tile of a kernel with shared memory. The kernel is
+    marked `tile.persistent`, which `convert-tile-to-gpu` launches with as
+    many blocks as the device holds at once. A kernel with a `cluster`
+    clause stays as it is, with a warning.
+
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
     included), leaving the pipelined copies to the pipeline's own waits.
@@ -281,7 +292,11 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "in warp-specialized kernels with two consumer warpgroups and "
            "two or more gemms per pipelined iteration, let the warpgroups "
            "take turns on the tensor cores with named barriers (default: "
-           "both issue as they come)">
+           "both issue as they come)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "make kernels persistent: launch as many blocks as the device "
+           "holds at once, each looping over the grid's tiles (default: one "
+           "block per tile)">
   ];
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::arith::ArithDialect",
