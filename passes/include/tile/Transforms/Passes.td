@@ -261,7 +261,16 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     barrier ends each tile of a kernel with shared memory. The kernel is
     marked `tile.persistent`, which `convert-tile-to-gpu` launches with as
     many blocks as the device holds at once. A kernel with a `cluster`
-    clause stays as it is, with a warning.
+    clause stays as it is, with a warning. A pipelined loop in the tile
+    loop is warp-specialized as one directly in the kernel: the producer's
+    issuing thread walks the same tiles in a tile loop of its own, and both
+    sides number the iterations from the block's first tile (each tile loop
+    carries the iterations of the earlier tiles, `iter_args`), so that
+    slots and mbarrier phases run on across tiles and the producer loads
+    the next tile while the consumers store this one. TMA stores in the
+    tile loop wait, before a staging buffer's first use in a tile, until
+    the earlier tile's store from it has read it, and for every store once
+    after the loop.
 
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
