@@ -115,6 +115,13 @@ static cl::opt<bool> pingpong(
              "tensor cores"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> persistent(
+    "persistent",
+    cl::desc("launch as many blocks as the device holds at once, each "
+             "looping over the grid's tiles (the manifest's grid x is "
+             "min(TILES, resident_blocks))"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<bool> noTmaStore(
     "no-tma-store",
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
@@ -241,6 +248,11 @@ static std::string argName(BlockArgument arg) {
 static FailureOr<std::string>
 toExpression(Value value, Operation *user,
              llvm::SetVector<BlockArgument> &usedArgs) {
+  // The blocks of a persistent kernel the device holds at once, which the
+  // runtime knows at launch.
+  if (Operation *def = value.getDefiningOp();
+      def && def->hasAttr(tile::kResidentBlocksAttr))
+    return std::string("resident_blocks");
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return std::to_string(constant.getSExtValue());
@@ -820,6 +832,7 @@ static ArrayRef<FileOption> fileOptions() {
       {"pingpong", &pingpong},
       {"no-tma-store", &noTmaStore},
       {"no-warp-specialize", &noWarpSpecialize},
+      {"persistent", &persistent},
   };
   return options;
 }
@@ -1199,6 +1212,7 @@ static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
   options.format = "bin";
   options.toolkit = toolkitPath;
   options.fastMath = fastMath;
+  options.persistent = persistent;
 }
 
 /// Sets the pipeline options from the command line.
@@ -1211,6 +1225,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
   options.pingpong = pingpong;
+  options.persistent = persistent;
   options.fastMath = fastMath;
   options.format = "isa";
   options.toolkit = toolkitPath;
@@ -1648,9 +1663,9 @@ int main(int argc, char **argv) {
       "NAME=VALUE...'\n"
       "  for the options index-bitwidth (32 or 64), opt-level (0 to 3), "
       "fast-math,\n"
-      "  pingpong, no-tma-store and no-warp-specialize (true or false); an "
-      "option given\n"
-      "  on the command line overrides the file's value.\n");
+      "  pingpong, no-tma-store, no-warp-specialize and persistent (true or "
+      "false); an\n"
+      "  option given on the command line overrides the file's value.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
