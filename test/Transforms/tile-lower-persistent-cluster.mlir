@@ -9,7 +9,7 @@
 // CHECK-NOT: scf.for
 func.func @cluster(%out: memref<?xi32>) {
   %c4 = arith.constant 4 : index
-  // expected-warning @+1 {{not made persistent: a launch with a cluster clause must be a whole number of clusters, which the resident-block count need not be}}
+  // expected-warning @+1 {{not made persistent: its cluster(2) needs a grid of whole clusters, which the resident-block count need not be}}
   tile.kernel blocks(%bx) in (%c4) threads(32) cluster(2) {
     %v = arith.constant 1 : i32
     memref.store %v, %out[%bx] : memref<?xi32>

@@ -88,10 +88,12 @@ static Value cloneIntoKernel(OpBuilder &b, Value value, IRMapping &map) {
 }
 
 void mlir::tile::makePersistent(KernelOp kernel) {
-  if (kernel.getCluster()) {
-    kernel.emitWarning() << "not made persistent: a launch with a cluster "
-                            "clause must be a whole number of clusters, "
-                            "which the resident-block count need not be";
+  if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster()) {
+    InFlightDiagnostic warning = kernel.emitWarning()
+                                 << "not made persistent: its cluster(";
+    llvm::interleaveComma(*cluster, warning);
+    warning << ") needs a grid of whole clusters, which the resident-block "
+               "count need not be";
     return;
   }
   Location loc = kernel.getLoc();
