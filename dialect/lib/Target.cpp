@@ -652,10 +652,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == TensorMapArgsAttrHelper::getNameStr())
     return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");
   if (name == LoweredAttrHelper::getNameStr() ||
-      name == TurnAttrHelper::getNameStr())
+      name == TurnAttrHelper::getNameStr() ||
+      name == PersistentAttrHelper::getNameStr() ||
+      name == TilesAttrHelper::getNameStr() ||
+      name == ResidentBlocksAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitError() << "unknown tile attribute '" << name
                          << "' (known: tile.target, tile.loop, tile.async, "
                             "tile.consumers, tile.producer_threads, "
-                            "tile.tensor_map_args, tile.lowered, tile.turn)";
+                            "tile.tensor_map_args, tile.lowered, tile.turn, "
+                            "tile.persistent, tile.tiles, "
+                            "tile.resident_blocks)";
 }

@@ -36,6 +36,7 @@ typedef void *CUevent;
 typedef unsigned long long CUdeviceptr;
 
 enum {
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
@@ -83,6 +84,8 @@ typedef struct Driver {
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
@@ -187,6 +190,8 @@ static tileRtStatus loadDriver(void) {
       ENTRY(cuModuleUnload, "cuModuleUnload", NULL, true),
       ENTRY(cuModuleGetFunction, "cuModuleGetFunction", NULL, true),
       ENTRY(cuFuncSetAttribute, "cuFuncSetAttribute", NULL, true),
+      ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor,
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, false),
       ENTRY(cuLaunchKernel, "cuLaunchKernel", NULL, true),
       ENTRY(cuLaunchKernelEx, "cuLaunchKernelEx", NULL, false),
       ENTRY(cuMemAlloc, "cuMemAlloc_v2", NULL, true),
@@ -445,6 +450,46 @@ tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
                (CUfunction)function,
                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtFunctionResidentBlocks(tileRtFunction *function,
+                                          unsigned blockThreads,
+                                          unsigned sharedBytes, int64_t *out) {
+  REQUIRE_CONTEXT();
+  if (!function || !out || blockThreads == 0 || blockThreads > 1024)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null function or output, or %u threads per block "
+                      "(expected 1 to 1024)",
+                      blockThreads);
+  *out = 0;
+  int perUnit = 0, units = 0;
+  if (platform == TILE_RT_PLATFORM_HIP) {
+    tileRtStatus s = tileRtHipOccupancy(function, blockThreads, sharedBytes,
+                                        &perUnit, &units);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+  } else {
+    if (!driver.cuOccupancyMaxActiveBlocksPerMultiprocessor)
+      return tileRtFail(TILE_RT_ERROR_DRIVER,
+                        "this driver lacks "
+                        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    CU_CHECK(
+        driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &perUnit, (CUfunction)function, (int)blockThreads, sharedBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    CU_CHECK(driver.cuDeviceGetAttribute(
+                 &units, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+             "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  }
+  // No block fitting would launch an empty grid and compute nothing.
+  if (perUnit <= 0 || units <= 0)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "no block of %u threads with %u bytes of dynamic "
+                      "shared memory fits on a multiprocessor (%d per "
+                      "multiprocessor, %d multiprocessors)",
+                      blockThreads, sharedBytes, perUnit, units);
+  *out = (int64_t)perUnit * units;
   return TILE_RT_SUCCESS;
 }
 

@@ -31,7 +31,12 @@ typedef void *hipFunction_t;
 typedef void *hipStream_t;
 typedef void *hipEvent_t;
 
-enum { HIP_ERROR_NO_DEVICE = 100 };
+enum {
+  HIP_ERROR_NO_DEVICE = 100,
+  /// hipDeviceAttributeMultiprocessorCount in the hipDeviceAttribute_t of
+  /// ROCm 5 and later.
+  HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 63,
+};
 
 /// LDS of one workgroup on the chips tile-compile targets (gfx90a,
 /// gfx942): dynamic shared memory beyond it cannot launch.
@@ -45,12 +50,15 @@ typedef struct HipRuntime {
   hipError_t (*hipDeviceGet)(hipDevice_t *, int);
   hipError_t (*hipDeviceGetName)(char *, int, hipDevice_t);
   hipError_t (*hipDeviceComputeCapability)(int *, int *, hipDevice_t);
+  hipError_t (*hipDeviceGetAttribute)(int *, int, int);
   hipError_t (*hipSetDevice)(int);
   hipError_t (*hipDeviceSynchronize)(void);
   hipError_t (*hipModuleLoadData)(hipModule_t *, const void *);
   hipError_t (*hipModuleUnload)(hipModule_t);
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t,
                                      const char *);
+  hipError_t (*hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)(
+      int *, hipFunction_t, int, size_t);
   hipError_t (*hipModuleLaunchKernel)(hipFunction_t, unsigned, unsigned,
                                       unsigned, unsigned, unsigned, unsigned,
                                       unsigned, hipStream_t, void **, void **);
@@ -132,11 +140,13 @@ static tileRtStatus loadHip(void) {
       ENTRY(hipDeviceGet),
       ENTRY(hipDeviceGetName),
       ENTRY(hipDeviceComputeCapability),
+      ENTRY(hipDeviceGetAttribute),
       ENTRY(hipSetDevice),
       ENTRY(hipDeviceSynchronize),
       ENTRY(hipModuleLoadData),
       ENTRY(hipModuleUnload),
       ENTRY(hipModuleGetFunction),
+      ENTRY(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor),
       ENTRY(hipModuleLaunchKernel),
       ENTRY(hipMalloc),
       ENTRY(hipFree),
@@ -242,6 +252,21 @@ tileRtStatus tileRtHipCheckDynamicShared(unsigned bytes) {
                       "%u bytes of dynamic shared memory exceed the %d bytes "
                       "of LDS of one workgroup",
                       bytes, HIP_MAX_LDS_BYTES);
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtHipOccupancy(tileRtFunction *function, unsigned blockThreads,
+                                unsigned sharedBytes, int *perUnit,
+                                int *units) {
+  // The module API's query: the other one takes a host-side kernel stub,
+  // which a module's function is not.
+  HIP_CHECK(
+      hip.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+          perUnit, (hipFunction_t)function, (int)blockThreads, sharedBytes),
+      "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
+  HIP_CHECK(hip.hipDeviceGetAttribute(
+                units, HIP_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, hipOrdinal),
+            "hipDeviceGetAttribute(MultiprocessorCount)");
   return TILE_RT_SUCCESS;
 }
 

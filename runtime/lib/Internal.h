@@ -63,6 +63,11 @@ void tileRtHipModuleUnload(tileRtModule *module);
 tileRtStatus tileRtHipModuleGetFunction(tileRtModule *module, const char *name,
                                         tileRtFunction **out);
 tileRtStatus tileRtHipCheckDynamicShared(unsigned bytes);
+/// The blocks of `function` (`blockThreads` threads, `sharedBytes` of
+/// dynamic LDS) one compute unit holds at once, and the device's compute
+/// units.
+tileRtStatus tileRtHipOccupancy(tileRtFunction *function, unsigned blockThreads,
+                                unsigned sharedBytes, int *perUnit, int *units);
 tileRtStatus tileRtHipLaunch(tileRtFunction *function,
                              const tileRtLaunchConfig *c, void **params,
                              void *stream);

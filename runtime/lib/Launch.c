@@ -186,6 +186,10 @@ struct tileRtKernel {
   tileRtFunction *function;
   /// Whether the binaries were loaded (tileRtKernelLoad), so it can launch.
   int onDevice;
+  /// The blocks of the kernel the device holds at once, where its grid
+  /// reads them (`resident_blocks`) and it is loaded on the device; else
+  /// -1.
+  int64_t residentBlocks;
   /// The kernels of the manifest's variants, in order, and for each
   /// parameter of a variant the index of the same-named parameter here (-1
   /// for its tensor maps): binding by name, resolved once at load.
@@ -214,6 +218,7 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   k->manifest = *manifest;
   k->onDevice = onDevice;
+  k->residentBlocks = -1;
   atomic_flag_clear(&k->cacheBusy);
   tileRtStatus s = TILE_RT_SUCCESS;
   if (onDevice && manifest->hasKernel &&
@@ -235,6 +240,19 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     if (s == TILE_RT_SUCCESS && manifest->sharedBytes > 48 * 1024)
       s = tileRtFunctionSetMaxDynamicSharedMemory(k->function,
                                                   manifest->sharedBytes);
+    // A property of the kernel, its block and its shared memory: found
+    // once, not per launch.
+    if (s == TILE_RT_SUCCESS && tileRtManifestUsesResidentBlocks(manifest)) {
+      s = tileRtFunctionResidentBlocks(
+          k->function,
+          manifest->block[0] * manifest->block[1] * manifest->block[2],
+          manifest->sharedBytes, &k->residentBlocks);
+      if (s != TILE_RT_SUCCESS) {
+        char msg[2048];
+        snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+        s = tileRtFail(s, "%s: resident_blocks: %s", manifest->path, msg);
+      }
+    }
   }
   // Parsed one at a time: a manifest is large, so not on the stack.
   tileRtManifest *variant = NULL;
@@ -316,6 +334,15 @@ const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel) {
   return kernel ? &kernel->manifest : NULL;
 }
 
+tileRtStatus tileRtKernelEvalGrid(const tileRtKernel *kernel,
+                                  const tileRtArgValue *args,
+                                  unsigned grid[3]) {
+  if (!kernel)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null kernel");
+  return tileRtManifestEvalGridResident(&kernel->manifest, args,
+                                        kernel->residentBlocks, grid);
+}
+
 /// Appends printf-style text to `buf` (`len` bytes, NUL-terminated).
 TILE_RT_PRINTF(3, 4)
 static void append(char *buf, size_t len, const char *fmt, ...) {
@@ -379,8 +406,13 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
   // arguments), which a fallback's line repeats.
   char ownReason[2048] = "";
   if (k->manifest.hasKernel) {
+    // Without the device the resident blocks are unknown; a device that
+    // runs the kernel at all holds at least one, and min(tiles, 1) is 0
+    // exactly when min(tiles, resident blocks) is.
     unsigned grid[3];
-    tileRtStatus s = tileRtManifestEvalGrid(&k->manifest, args, grid);
+    tileRtStatus s = tileRtManifestEvalGridResident(
+        &k->manifest, args, k->residentBlocks >= 0 ? k->residentBlocks : 1,
+        grid);
     if (s != TILE_RT_SUCCESS)
       return s;
     // Nothing is launched on an empty grid, so empty tensors need no maps.
@@ -549,7 +581,7 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
   if (s != TILE_RT_SUCCESS)
     return s;
   const tileRtManifest *m = &target->manifest;
-  s = tileRtManifestEvalGrid(m, targetArgs, config->grid);
+  s = tileRtKernelEvalGrid(target, targetArgs, config->grid);
   if (s != TILE_RT_SUCCESS)
     return s;
   memcpy(config->block, m->block, sizeof(config->block));

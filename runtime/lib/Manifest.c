@@ -24,6 +24,15 @@
 
 enum { kMaxLine = 8192, kMaxWords = 16, kMaxManifestBytes = 1 << 20 };
 
+/// The name by which a grid reads the blocks of its kernel the device holds
+/// at once (tileRtFunctionResidentBlocks), known at launch.
+static const char kResidentBlocks[] = "resident_blocks";
+
+static bool isResidentBlocks(const char *name, size_t len) {
+  return len == sizeof(kResidentBlocks) - 1 &&
+         memcmp(name, kResidentBlocks, len) == 0;
+}
+
 typedef struct LineCtx {
   const char *file;
   int line;
@@ -225,6 +234,11 @@ static tileRtStatus parseParam(const LineCtx *ctx, tileRtManifest *m,
     return PARSE_FAIL(ctx, "invalid parameter name '%s'", words[1]);
   if (tileRtManifestFindParam(m, words[1]) >= 0)
     return PARSE_FAIL(ctx, "duplicate parameter '%s'", words[1]);
+  if (strcmp(words[1], kResidentBlocks) == 0)
+    return PARSE_FAIL(ctx,
+                      "parameter name '%s' is reserved: grids read it as the "
+                      "blocks of the kernel the device holds at once",
+                      words[1]);
   if (m->numParams == TILE_RT_MAX_PARAMS)
     return PARSE_FAIL(ctx, "more than %d parameters", TILE_RT_MAX_PARAMS);
   tileRtParam param;
@@ -347,6 +361,16 @@ static int checkName(const tileRtManifest *m, const char *name, size_t len,
 static int checkLookup(void *context, const char *name, size_t len,
                        int64_t *value) {
   return checkName((const tileRtManifest *)context, name, len, value);
+}
+
+/// checkLookup for a grid, which may also read `resident_blocks`.
+static int checkGridLookup(void *context, const char *name, size_t len,
+                           int64_t *value) {
+  if (isResidentBlocks(name, len)) {
+    *value = 1;
+    return 1;
+  }
+  return checkLookup(context, name, len, value);
 }
 
 /// Splits `line` in place at blanks into at most kMaxWords words.
@@ -735,7 +759,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
     int64_t ignored;
     ctx.line = m->gridLine[axis];
     tileRtStatus s =
-        tileRtEvalExprImpl(m->grid[axis], checkLookup, m, 1, &ignored);
+        tileRtEvalExprImpl(m->grid[axis], checkGridLookup, m, 1, &ignored);
     if (s != TILE_RT_SUCCESS) {
       char msg[1024];
       snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
@@ -943,6 +967,9 @@ tileRtStatus tileRtManifestParamText(const tileRtManifest *m, int index,
 typedef struct ArgLookup {
   const tileRtManifest *m;
   const tileRtArgValue *args;
+  /// The value of `resident_blocks` in a grid; negative where a grid may
+  /// not read it (rules) or it is unknown.
+  int64_t residentBlocks;
 } ArgLookup;
 
 /// Name lookup while evaluating a grid or a rule: each name resolves to
@@ -950,6 +977,10 @@ typedef struct ArgLookup {
 static int argLookup(void *context, const char *name, size_t len,
                      int64_t *value) {
   const ArgLookup *a = (const ArgLookup *)context;
+  if (a->residentBlocks >= 0 && isResidentBlocks(name, len)) {
+    *value = a->residentBlocks;
+    return 1;
+  }
   int i, dim;
   if (!resolveName(a->m, name, len, &i, &dim))
     return 0;
@@ -957,13 +988,45 @@ static int argLookup(void *context, const char *name, size_t len,
   return 1;
 }
 
+/// Lookup that only notes whether `resident_blocks` is read.
+static int noteResidentBlocks(void *context, const char *name, size_t len,
+                              int64_t *value) {
+  *value = 1;
+  if (isResidentBlocks(name, len))
+    *(int *)context = 1;
+  return 1;
+}
+
+int tileRtManifestUsesResidentBlocks(const tileRtManifest *m) {
+  int uses = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    int64_t ignored;
+    (void)tileRtEvalExprImpl(m->grid[axis], noteResidentBlocks, &uses, 1,
+                             &ignored);
+  }
+  return uses;
+}
+
 tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *m,
                                     const tileRtArgValue *args,
                                     unsigned grid[3]) {
+  return tileRtManifestEvalGridResident(m, args, -1, grid);
+}
+
+tileRtStatus tileRtManifestEvalGridResident(const tileRtManifest *m,
+                                            const tileRtArgValue *args,
+                                            int64_t residentBlocks,
+                                            unsigned grid[3]) {
   if (!m || !args || !grid)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest, arguments or grid");
-  ArgLookup ctx = {m, args};
+  if (residentBlocks < 0 && tileRtManifestUsesResidentBlocks(m))
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: the grid reads %s, the blocks of its kernel the "
+                      "device holds at once, which only a kernel loaded on "
+                      "the device knows",
+                      m->path, kResidentBlocks);
+  ArgLookup ctx = {m, args, residentBlocks};
   static const int64_t limits[3] = {0x7fffffff, 65535, 65535};
   for (int axis = 0; axis < 3; ++axis) {
     int64_t v;
@@ -1115,7 +1178,7 @@ tileRtStatus tileRtManifestEvalRule(const tileRtManifest *m, const char *rule,
   if (!m || !rule || !args || !holds)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest, rule, arguments or result");
-  ArgLookup ctx = {m, args};
+  ArgLookup ctx = {m, args, -1};
   return evalRule(rule, argLookup, &ctx, 0, holds);
 }
 

@@ -118,6 +118,13 @@ static cl::opt<bool> pingpong(
              "tensor cores"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> persistent(
+    "persistent",
+    cl::desc("launch as many blocks as the device holds at once, each "
+             "looping over the grid's tiles (the manifest's grid x is "
+             "min(TILES, resident_blocks))"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<bool> noTmaStore(
     "no-tma-store",
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
@@ -251,6 +258,11 @@ static std::string argName(BlockArgument arg) {
 static FailureOr<std::string>
 toExpression(Value value, Operation *user,
              llvm::SetVector<BlockArgument> &usedArgs) {
+  // The blocks of a persistent kernel the device holds at once, which the
+  // runtime knows at launch.
+  if (Operation *def = value.getDefiningOp();
+      def && def->hasAttr(tile::kResidentBlocksAttr))
+    return std::string("resident_blocks");
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return std::to_string(constant.getSExtValue());
@@ -833,6 +845,7 @@ static ArrayRef<FileOption> fileOptions() {
       {"pingpong", &pingpong},
       {"no-tma-store", &noTmaStore},
       {"no-warp-specialize", &noWarpSpecialize},
+      {"persistent", &persistent},
   };
   return options;
 }
@@ -1330,6 +1343,7 @@ static void setROCDLOptions(tile::TileToROCDLPipelineOptions &options) {
   options.toolkit = toolkitPath;
   options.fastMath = fastMath;
   options.minBlocksPerSM = minBlocksPerSM;
+  options.persistent = persistent;
 }
 
 /// Sets the pipeline options from the command line.
@@ -1342,6 +1356,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
   options.pingpong = pingpong;
+  options.persistent = persistent;
   options.fastMath = fastMath;
   options.minBlocksPerSM = minBlocksPerSM;
   options.format = "isa";
@@ -2052,9 +2067,10 @@ int main(int argc, char **argv) {
       "NAME=VALUE...'\n"
       "  for the options index-bitwidth (32 or 64), opt-level (0 to 3), "
       "min-blocks-per-sm\n"
-      "  (0 to 16), fast-math, pingpong, no-tma-store and no-warp-specialize "
-      "(true or false);\n"
-      "  an option given on the command line overrides the file's value.\n");
+      "  (0 to 16), fast-math, pingpong, no-tma-store, no-warp-specialize and "
+      "persistent\n"
+      "  (true or false); an option given on the command line overrides the "
+      "file's value.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";

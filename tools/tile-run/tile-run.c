@@ -70,6 +70,8 @@ static const char *const usage =
     "  --device N          CUDA device ordinal (default 0)\n"
     "  --dry-run           check files and arguments, evaluate the grid and\n"
     "                      print the packed kernel arguments without a GPU\n"
+    "                      (a persistent kernel's grid, which reads\n"
+    "                      resident_blocks, asks the device)\n"
     "  --print-manifest    print the parsed manifest and exit\n"
     "  --list-devices      print the CUDA devices; fails when there are none\n"
     "  --help              print this help\n"
@@ -497,11 +499,12 @@ static int compareFloats(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/// Prints what launching `m` with `a` would do: the geometry and every
+/// Prints what launching `k` with `a` would do: the geometry and every
 /// packed kernel argument, without a GPU (tensor maps are left zeroed).
-static int describeLaunch(const tileRtManifest *m, const tileRtArgValue *a) {
+static int describeLaunch(const tileRtKernel *k, const tileRtArgValue *a) {
+  const tileRtManifest *m = tileRtKernelGetManifest(k);
   unsigned grid[3];
-  if (tileRtManifestEvalGrid(m, a, grid) != TILE_RT_SUCCESS)
+  if (tileRtKernelEvalGrid(k, a, grid) != TILE_RT_SUCCESS)
     return failRt(NULL);
   printf("kernel %s\n", m->kernel);
   printf("grid %u %u %u\n", grid[0], grid[1], grid[2]);
@@ -648,7 +651,7 @@ static int checkWithoutDevice(void) {
   return 0;
 }
 
-static int dryRun(void) {
+static int dryRun(int device) {
   // Fake device addresses, 256-byte aligned like the driver's.
   for (int i = 0; i < manifest.numParams; ++i)
     if (manifest.params[i].kind == TILE_RT_PARAM_MEMREF)
@@ -666,7 +669,21 @@ static int dryRun(void) {
     return failRt(NULL);
   }
   printf("%s", why);
-  int rc = describeLaunch(tileRtKernelGetManifest(target), mapped);
+  // The blocks a persistent kernel's device holds at once depend on the
+  // device and the loaded kernel: its grid is evaluated on the device.
+  const tileRtManifest *chosen = tileRtKernelGetManifest(target);
+  tileRtKernel *loaded = NULL;
+  if (tileRtManifestUsesResidentBlocks(chosen)) {
+    tileRtPlatform platform = tileRtBinaryPlatform(chosen->binaryKind);
+    if (tileRtSetPlatform(platform) != TILE_RT_SUCCESS ||
+        tileRtInit(device) != TILE_RT_SUCCESS ||
+        tileRtKernelLoad(chosen, &loaded) != TILE_RT_SUCCESS) {
+      tileRtKernelDestroy(kernel);
+      return failRt("resident_blocks needs the device");
+    }
+  }
+  int rc = describeLaunch(loaded ? loaded : target, mapped);
+  tileRtKernelDestroy(loaded);
   tileRtKernelDestroy(kernel);
   return rc;
 }
@@ -1006,6 +1023,6 @@ int main(int argc, char **argv) {
   if (bindArguments() || checkWithoutDevice())
     return 1;
   if (opt.dryRun)
-    return dryRun();
+    return dryRun(opt.device);
   return runOnDevice(&opt);
 }

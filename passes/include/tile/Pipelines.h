@@ -80,6 +80,13 @@ struct TileToNVVMPipelineOptions
                      "warpgroups and several gemms per pipelined iteration, "
                      "let the warpgroups take turns on the tensor cores"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("launch as many blocks as the device holds at once, "
+                     "each looping over the grid's tiles; with warp "
+                     "specialization the producer loads the next tile while "
+                     "the consumers store this one"),
+      llvm::cl::init(false)};
 };
 
 /// Options of the `tile-to-rocdl` pipeline (AMD CDNA chips).
@@ -115,6 +122,11 @@ struct TileToROCDLPipelineOptions
       *this, "fast-math",
       llvm::cl::desc("flush f32 denormals to zero in kernels, so that exp2 "
                      "is one v_exp_f32 without range reduction"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("launch as many blocks as the device holds at once, "
+                     "each looping over the grid's tiles"),
       llvm::cl::init(false)};
   PassOptions::Option<int> minBlocksPerSM{
       *this, "min-blocks-per-sm",

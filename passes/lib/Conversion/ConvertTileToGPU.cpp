@@ -3,7 +3,9 @@
 // Turns each lowered tile.kernel into a gpu.launch: grid, block and cluster
 // sizes, one exactly sized dynamic shared-memory block holding every shared
 // buffer of the kernel, per-thread allocas for local buffers, and the
-// rasterized block order of the `rasterize` clause.
+// rasterized block order of the `rasterize` clause. A persistent kernel
+// (tile-lower's `persistent` option) launches only as many blocks as the
+// device holds at once, along x.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,32 +53,6 @@ static LogicalResult verifyLowered(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
-/// Remaps the hardware block indices (x fastest) so that consecutive blocks
-/// walk panels of `panel` grid rows (order = row) or columns (order =
-/// column): within a panel, blocks go down the panel first, then across.
-static std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
-                                         Value by, Value gx, Value gy,
-                                         int64_t panel, RasterOrder order) {
-  // Column order is row order with the roles of x and y exchanged.
-  bool column = order == RasterOrder::column;
-  Value major = column ? bx : by, minor = column ? by : bx;
-  Value majorSize = column ? gx : gy, minorSize = column ? gy : gx;
-  Value panelSize = arith::ConstantIndexOp::create(b, loc, panel);
-  Value pid = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, major, minorSize), minor);
-  Value perGroup = arith::MulIOp::create(b, loc, panelSize, minorSize);
-  Value group = arith::DivUIOp::create(b, loc, pid, perGroup);
-  Value first = arith::MulIOp::create(b, loc, group, panelSize);
-  Value left = arith::SubIOp::create(b, loc, majorSize, first);
-  Value rows = arith::MinUIOp::create(b, loc, left, panelSize);
-  Value local = arith::RemUIOp::create(b, loc, pid, perGroup);
-  Value newMajor = arith::AddIOp::create(
-      b, loc, first, arith::RemUIOp::create(b, loc, local, rows));
-  Value newMinor = arith::DivUIOp::create(b, loc, local, rows);
-  return column ? std::make_pair(newMajor, newMinor)
-                : std::make_pair(newMinor, newMajor);
-}
-
 FailureOr<gpu::LaunchOp>
 mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
                                   int64_t sharedAlignment) {
@@ -92,6 +68,17 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   rewriter.setInsertionPoint(kernel);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value, 3> grid(kernel.getGrid());
+  // A persistent kernel walks its tiles itself: as many blocks as there are
+  // tiles or as the device holds at once, whichever is fewer.
+  if (kernel->hasAttr(kPersistentAttr)) {
+    Value tiles = grid.front();
+    for (Value extent : ArrayRef(grid).drop_front())
+      tiles = arith::MulIOp::create(rewriter, loc, tiles, extent);
+    auto resident = arith::ConstantIndexOp::create(
+        rewriter, loc, std::numeric_limits<int32_t>::max());
+    resident->setAttr(kResidentBlocksAttr, rewriter.getUnitAttr());
+    grid.assign({arith::MinUIOp::create(rewriter, loc, tiles, resident)});
+  }
   grid.resize(3, one);
   // A warp-specialized kernel launches its producer warpgroup after its own
   // threads.
@@ -133,7 +120,7 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   SmallVector<Value, 3> ids = {hwIds.x, hwIds.y, hwIds.z};
   if (std::optional<uint64_t> panel = kernel.getRasterizePanel()) {
     gpu::KernelDim3 gridSize = launch.getGridSize();
-    auto [bx, by] = rasterize(
+    auto [bx, by] = rasterizeBlockIds(
         rewriter, loc, hwIds.x, hwIds.y, gridSize.x, gridSize.y, *panel,
         kernel.getRasterizeOrder().value_or(RasterOrder::row));
     ids[0] = bx;

@@ -48,12 +48,15 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   lower.warpSpecialize = options.warpSpecialize;
   lower.tmaStore = options.tmaStore;
   lower.pingpong = options.pingpong;
+  lower.persistent = options.persistent;
   addTilePasses(pm, options.chip, options.checkResources, lower);
 }
 
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToROCDLPipelineOptions &options) {
-  addTilePasses(pm, options.chip, options.checkResources, TileLowerOptions());
+  TileLowerOptions lower;
+  lower.persistent = options.persistent;
+  addTilePasses(pm, options.chip, options.checkResources, lower);
 }
 
 /// True if `text` is made of letters, digits, `+,._-` and the characters of

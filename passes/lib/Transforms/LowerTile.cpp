@@ -110,6 +110,8 @@ LogicalResult mlir::tile::lowerKernel(KernelOp kernel,
     return kernel.emitOpError()
            << "is already lowered (tile-lower ran on it); run tile-lower "
               "once per kernel, after tile-infer-layout";
+  if (options.persistent)
+    makePersistent(kernel);
   if (failed(pipelineLoops(kernel, options)))
     return failure();
   insertSharedBarriers(kernel);
@@ -158,6 +160,7 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
       options.warpSpecialize = warpSpecialize;
       options.tmaStore = tmaStore;
       options.pingpong = pingpong;
+      options.persistent = persistent;
       ok &= succeeded(target) && succeeded(lowerKernel(kernel, options));
     }
     if (!ok)

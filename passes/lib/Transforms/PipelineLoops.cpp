@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -228,13 +229,20 @@ static Value clonePure(OpBuilder *b, KernelOp kernel, Value value,
 }
 
 /// Whether the TMA producer of a warp-specialized `loop` can compute what
-/// it needs (bounds and copy indices) on its own.
+/// it needs (bounds and copy indices, and those of the persistent kernel's
+/// tile loop `tiles` where there is one) on its own.
 static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
-                                    ArrayRef<TmaLoad> loads) {
+                                    scf::ForOp tiles, ArrayRef<TmaLoad> loads) {
   IRMapping accepted;
   accepted.map(loop.getInductionVar(), loop.getInductionVar());
   SmallVector<Value> needed = {loop.getLowerBound(), loop.getUpperBound(),
                                loop.getStep()};
+  if (tiles) {
+    accepted.map(tiles.getInductionVar(), tiles.getInductionVar());
+    llvm::append_range(needed,
+                       ValueRange{tiles.getLowerBound(), tiles.getUpperBound(),
+                                  tiles.getStep()});
+  }
   for (const TmaLoad &load : loads)
     llvm::append_range(needed, load.copy.sourceIndices);
   return llvm::all_of(needed, [&](Value v) {
@@ -327,11 +335,17 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
 /// the loop's trip count and `emit` clones operations for an iteration and
 /// slot, both in the consumer code. With `pingpong`, two consumer
 /// warpgroups take turns on the tensor cores (takeTurnsOnTensorCores()).
+/// In a persistent kernel, `tiles` is the tile loop around `loop`: the
+/// producer walks the same tiles in a loop of its own, and both sides
+/// number iterations from the block's first tile (the iterations of its
+/// earlier tiles, carried by each tile loop, plus the index in this tile),
+/// so that slots and phases run on across tiles and the producer fills
+/// the next tile's slots as soon as the consumers release them.
 /// One function: the producer branch, the consumer branch and the mbarrier
 /// phases share the slots, the barriers and the cloned index computations.
 static void warpSpecialize(
-    KernelOp kernel, PipelinedOp loop, ArrayRef<TmaLoad> loads,
-    ArrayRef<Operation *> consumers, int64_t slots,
+    KernelOp kernel, PipelinedOp loop, scf::ForOp tiles,
+    ArrayRef<TmaLoad> loads, ArrayRef<Operation *> consumers, int64_t slots,
     const llvm::MapVector<Value, Value> &slotted, Value trips, bool pingpong,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
   MLIRContext *ctx = kernel.getContext();
@@ -439,11 +453,28 @@ static void warpSpecialize(
 
   // Consumers: wait for the slot, run the body on it, release it.
   {
+    // The iterations of the earlier tiles, which the tile loop carries.
+    Value before;
+    if (tiles) {
+      IRRewriter rewriter(ctx);
+      rewriter.setInsertionPoint(tiles);
+      FailureOr<LoopLikeOpInterface> carried =
+          tiles.replaceWithAdditionalYields(
+              rewriter, ValueRange{idx(rewriter, 0)},
+              /*replaceInitOperandUsesInLoop=*/false,
+              [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
+                return SmallVector<Value>{
+                    arith::AddIOp::create(yb, loc, args.front(), trips)};
+              });
+      tiles = cast<scf::ForOp>(carried->getOperation());
+      before = tiles.getRegionIterArgs().back();
+    }
     OpBuilder cb(loop);
     auto forOp = scf::ForOp::create(cb, loc, idx(cb, 0), trips, idx(cb, 1));
     cb.setInsertionPoint(forOp.getBody()->getTerminator());
     Value i = forOp.getInductionVar();
-    auto [slot, phase] = slotAndPhase(cb, i, /*flip=*/false);
+    Value n = before ? arith::AddIOp::create(cb, loc, before, i) : i;
+    auto [slot, phase] = slotAndPhase(cb, n, /*flip=*/false);
     NVVM::MBarrierTryWaitParityOp::create(cb, loc, barrier(cb, slot), phase,
                                           i32(cb, kWaitHint));
     emit(cb, consumers, i, slot);
@@ -464,6 +495,20 @@ static void warpSpecialize(
   auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);
   pb.setInsertionPoint(issue.thenBlock()->getTerminator());
   IRMapping outer;
+  // The producer's own tile loop, carrying the iterations of the earlier
+  // tiles as the consumers' does.
+  scf::ForOp producerTiles;
+  Value before;
+  if (tiles) {
+    Value first = clonePure(&pb, kernel, tiles.getLowerBound(), outer);
+    Value last = clonePure(&pb, kernel, tiles.getUpperBound(), outer);
+    Value stride = clonePure(&pb, kernel, tiles.getStep(), outer);
+    producerTiles = scf::ForOp::create(pb, loc, first, last, stride,
+                                       ValueRange{idx(pb, 0)});
+    outer.map(tiles.getInductionVar(), producerTiles.getInductionVar());
+    before = producerTiles.getRegionIterArgs().front();
+    pb.setInsertionPointToStart(producerTiles.getBody());
+  }
   Value lb = clonePure(&pb, kernel, loop.getLowerBound(), outer);
   Value ub = clonePure(&pb, kernel, loop.getUpperBound(), outer);
   Value step = clonePure(&pb, kernel, loop.getStep(), outer);
@@ -474,9 +519,15 @@ static void warpSpecialize(
                             idx(pb, 0)),
       arith::CeilDivSIOp::create(pb, loc, span, step), idx(pb, 0));
   auto forOp = scf::ForOp::create(pb, loc, idx(pb, 0), count, idx(pb, 1));
+  if (producerTiles) {
+    OpBuilder yb = OpBuilder::atBlockEnd(producerTiles.getBody());
+    scf::YieldOp::create(
+        yb, loc, ValueRange{arith::AddIOp::create(yb, loc, before, count)});
+  }
   pb.setInsertionPoint(forOp.getBody()->getTerminator());
   Value i = forOp.getInductionVar();
-  auto [slot, phase] = slotAndPhase(pb, i, /*flip=*/true);
+  Value n = before ? arith::AddIOp::create(pb, loc, before, i) : i;
+  auto [slot, phase] = slotAndPhase(pb, n, /*flip=*/true);
   NVVM::MBarrierTryWaitParityOp::create(
       pb, loc,
       barrier(pb, arith::AddIOp::create(pb, loc, slot, idx(pb, slots))), phase,
@@ -604,9 +655,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // specialization), when every producer can be one and the producer can
   // compute its indices alone.
   auto kernel = loop->getParentOfType<KernelOp>();
+  // In a persistent kernel, the loop may sit in the tile loop.
+  scf::ForOp tiles = getEnclosingTileLoop(loop);
+  Operation *outside = tiles ? tiles.getOperation() : loop.getOperation();
   SmallVector<TmaLoad, 4> tmaLoads;
   bool specialize = warpSpecializes(options.target) && options.warpSpecialize &&
-                    distance > 0 && loop->getParentOp() == kernel &&
+                    distance > 0 && outside->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0;
   for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =
@@ -615,7 +669,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     if (load)
       tmaLoads.push_back(*load);
   }
-  specialize = specialize && producerIsSelfContained(kernel, loop, tmaLoads);
+  specialize =
+      specialize && producerIsSelfContained(kernel, loop, tiles, tmaLoads);
 
   // Multi-buffered allocations.
   Location loc = loop.getLoc();
@@ -750,8 +805,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
       emit(ops, iter, slot);
     };
-    warpSpecialize(kernel, loop, tmaLoads, consumers, slots, slotted, trips,
-                   options.pingpong, emitAt);
+    warpSpecialize(kernel, loop, tiles, tmaLoads, consumers, slots, slotted,
+                   trips, options.pingpong, emitAt);
     loop.erase();
     for (auto [old, big] : slotted)
       old.getDefiningOp()->erase();

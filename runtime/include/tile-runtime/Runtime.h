@@ -382,6 +382,16 @@ tileRtStatus tileRtManifestEvalRule(const tileRtManifest *manifest,
 tileRtStatus tileRtManifestEvalGrid(const tileRtManifest *manifest,
                                     const tileRtArgValue *args,
                                     unsigned grid[3]);
+/// tileRtManifestEvalGrid where the name `resident_blocks` has the value
+/// `residentBlocks` (tileRtFunctionResidentBlocks of the manifest's kernel);
+/// a negative value leaves it unknown, and a grid that names it then fails.
+tileRtStatus tileRtManifestEvalGridResident(const tileRtManifest *manifest,
+                                            const tileRtArgValue *args,
+                                            int64_t residentBlocks,
+                                            unsigned grid[3]);
+/// Whether the grid of `manifest` (non-null) names `resident_blocks`, the
+/// blocks of its kernel the device holds at once (a persistent kernel).
+int tileRtManifestUsesResidentBlocks(const tileRtManifest *manifest);
 
 /// Kernel arguments laid out for the driver: `pointers[i]` points at the
 /// i-th kernel argument's bytes inside `storage`. Owned by the struct;
@@ -470,6 +480,16 @@ tileRtStatus tileRtModuleGetFunction(tileRtModule *module, const char *name,
 /// above 48 KiB).
 tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
                                                      unsigned bytes);
+/// The blocks of `function`, launched with `blockThreads` threads and
+/// `sharedBytes` of dynamic shared memory each, that the device holds at
+/// once: those one multiprocessor (compute unit) runs together
+/// (cuOccupancyMaxActiveBlocksPerMultiprocessor,
+/// hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) times the device's
+/// multiprocessors. The value of `resident_blocks` in a persistent
+/// kernel's grid. Fails where not even one block fits.
+tileRtStatus tileRtFunctionResidentBlocks(tileRtFunction *function,
+                                          unsigned blockThreads,
+                                          unsigned sharedBytes, int64_t *out);
 
 /// Launch geometry. A cluster of all ones (or zeros) launches without one.
 typedef struct tileRtLaunchConfig {
@@ -552,6 +572,12 @@ tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
 tileRtStatus tileRtKernelLoadFileHost(const char *path, tileRtKernel **out);
 /// The manifest `kernel` (non-null) was loaded from; owned by the kernel.
 const tileRtManifest *tileRtKernelGetManifest(const tileRtKernel *kernel);
+/// Evaluates the grid of `kernel`'s own manifest for `args` (numParams
+/// entries), `resident_blocks` included: tileRtKernelLoad computes it once
+/// for a manifest whose grid names it; a kernel loaded without the device
+/// (tileRtKernelLoadHost) does not know it, and such a grid fails.
+tileRtStatus tileRtKernelEvalGrid(const tileRtKernel *kernel,
+                                  const tileRtArgValue *args, unsigned grid[3]);
 /// Chooses what `kernel` launches for `args` (numParams entries of its
 /// manifest): its own kernel when the manifest has one and its tensor maps
 /// can be encoded for `args` (or the grid is empty), else the first

@@ -118,5 +118,5 @@ func.func private @f() attributes {tile.tensor_map_args = [0, 2]}
 
 // -----
 
-// expected-error @+1 {{unknown tile attribute 'tile.chip' (known: tile.target, tile.loop, tile.async, tile.consumers, tile.producer_threads, tile.tensor_map_args, tile.lowered, tile.turn)}}
+// expected-error @+1 {{unknown tile attribute 'tile.chip' (known: tile.target, tile.loop, tile.async, tile.consumers, tile.producer_threads, tile.tensor_map_args, tile.lowered, tile.turn, tile.persistent, tile.tiles, tile.resident_blocks)}}
 func.func private @f() attributes {tile.chip = "sm_80"}

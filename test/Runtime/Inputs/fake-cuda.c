@@ -22,6 +22,13 @@
 // tensor maps encoded, so tests can tell whether a launch reused the maps
 // of the one before.
 //
+// The device has 132 multiprocessors (an H100 SXM's count) of 2048 threads
+// and 233472 bytes of shared memory, 1024 of them reserved per block, and
+// runs at most 32 blocks each: cuOccupancyMaxActiveBlocksPerMultiprocessor
+// answers from those numbers alone, so a 256-thread block without shared
+// memory has 8 per multiprocessor (1056 resident blocks) and a 384-thread
+// block with 230400 bytes has 1 (132).
+//
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
@@ -101,9 +108,30 @@ CUresult cuDeviceGetName(char *name, int len, int device) {
   return OK;
 }
 
+enum {
+  MULTIPROCESSORS = 132,
+  MULTIPROCESSOR_THREADS = 2048,
+  MULTIPROCESSOR_SHARED = 233472,
+  RESERVED_SHARED = 1024,
+};
+
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
-  *value = attribute == 75 ? 9 : 0; // compute capability 9.0
+  if (attribute == 16) // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    *value = MULTIPROCESSORS;
+  else
+    *value = attribute == 75 ? 9 : 0; // compute capability 9.0
+  return OK;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks,
+                                                     void *function,
+                                                     int blockSize,
+                                                     size_t shared) {
+  if (!function)
+    return INVALID_VALUE;
+  *blocks = fakeBlocksPerUnit(blockSize, shared, MULTIPROCESSOR_THREADS,
+                              MULTIPROCESSOR_SHARED, RESERVED_SHARED);
   return OK;
 }
 

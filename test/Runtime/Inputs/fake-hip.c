@@ -13,6 +13,12 @@
 // (C = A B, f16 descriptors, f32 accumulation). FAKE_HIP_DEVICES sets the
 // device count (default 1).
 //
+// The device has 304 compute units (an MI300X's count) of 2048 threads and
+// 65536 bytes of LDS, running at most 32 workgroups each:
+// hipModuleOccupancyMaxActiveBlocksPerMultiprocessor answers from those
+// numbers alone (a 256-thread workgroup without LDS: 8 per unit, 2432
+// resident).
+//
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
@@ -81,6 +87,30 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, int device) {
   (void)device;
   *major = 9; // gfx942
   *minor = 4;
+  return OK;
+}
+
+enum {
+  COMPUTE_UNITS = 304,
+  UNIT_THREADS = 2048,
+  UNIT_LDS = 65536,
+};
+
+hipError_t hipDeviceGetAttribute(int *value, int attribute, int device) {
+  if (device != 0)
+    return INVALID_VALUE;
+  // hipDeviceAttributeMultiprocessorCount; the runtime asks nothing else.
+  *value = attribute == 63 ? COMPUTE_UNITS : 0;
+  return OK;
+}
+
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks,
+                                                              void *function,
+                                                              int blockSize,
+                                                              size_t shared) {
+  if (!function)
+    return INVALID_VALUE;
+  *blocks = fakeBlocksPerUnit(blockSize, shared, UNIT_THREADS, UNIT_LDS, 0);
   return OK;
 }
 

@@ -90,6 +90,22 @@ static inline void fakeGemmTnF16(const unsigned grid[3],
     }
 }
 
+/// The blocks of `threads` threads and `shared` bytes of dynamic shared
+/// memory that one stand-in multiprocessor (compute unit) of
+/// `unitThreads` threads and `unitShared` bytes holds at once, with
+/// `reserved` bytes set aside per block and at most 32 blocks: what the
+/// occupancy queries answer, and tests of `resident_blocks` expect.
+static inline int fakeBlocksPerUnit(int threads, size_t shared, int unitThreads,
+                                    size_t unitShared, size_t reserved) {
+  if (threads <= 0 || threads > unitThreads || shared + reserved > unitShared)
+    return 0;
+  int blocks = unitThreads / threads;
+  if (shared + reserved > 0 &&
+      (size_t)blocks > unitShared / (shared + reserved))
+    blocks = (int)(unitShared / (shared + reserved));
+  return blocks < 32 ? blocks : 32;
+}
+
 /// A new event (a timestamp); null when out of memory.
 static inline void *fakeEventCreate(void) {
   return calloc(1, sizeof(struct timespec));

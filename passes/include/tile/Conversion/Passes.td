@@ -24,7 +24,13 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     `gpu.dynamic_shared_memory`; local `tile.alloc`s become `memref.alloca`s.
     A `rasterize` clause remaps the block indices: consecutive blocks walk
     panels of `panel` rows (or columns) of the grid so that blocks running
-    together share operand tiles in L2. The module becomes a
+    together share operand tiles in L2. A kernel that `tile-lower` made
+    persistent (`tile.persistent`), whose body walks its tiles itself,
+    launches min(tiles, R) x 1 x 1 blocks, R being an index constant
+    marked `tile.resident_blocks` that stands for the blocks the device
+    holds at once: `tile-compile` writes it as `resident_blocks` in the
+    manifest, for the runtime to evaluate at launch, and elsewhere its
+    value, 2^31 - 1, gives each tile a block. The module becomes a
     `gpu.container_module`; `gpu-kernel-outlining` then moves the launch
     bodies into a `gpu.module`.
 

@@ -18,6 +18,9 @@
 #include <string>
 
 namespace mlir {
+namespace scf {
+class ForOp;
+} // namespace scf
 namespace tile {
 
 /// What tile-lower targets.
@@ -39,6 +42,11 @@ struct LoweringOptions {
   /// pipelineLoop()). Off by default: on the library FlashAttention it
   /// was measured slower (docs/FlashAttention.md).
   bool pingpong = false;
+  /// Kernels become persistent (makePersistent()): each block walks the
+  /// grid's tiles from its own index in steps of the number of blocks, and
+  /// the launch has as many blocks as the device holds at once. Off by
+  /// default: not measured yet.
+  bool persistent = false;
 };
 
 /// Whether tile-lower may warp-specialize pipelined loops for `target` (TMA
@@ -79,6 +87,44 @@ inline constexpr llvm::StringLiteral kConsumerAttr =
 /// tensor cores (a unit attribute), and their loop.
 inline constexpr llvm::StringLiteral kTurnAttr =
     TileDialect::TurnAttrHelper::getNameStr();
+
+/// Marks a persistent tile.kernel (a unit attribute): its body walks the
+/// grid's tiles itself, so convert-tile-to-gpu launches
+/// min(tiles, resident blocks) x 1 x 1 blocks and rasterizes nothing.
+inline constexpr llvm::StringLiteral kPersistentAttr =
+    TileDialect::PersistentAttrHelper::getNameStr();
+/// Marks the scf.for over the tiles of a persistent kernel (a unit
+/// attribute), inside which pipelined loops may still be warp-specialized.
+inline constexpr llvm::StringLiteral kTilesAttr =
+    TileDialect::TilesAttrHelper::getNameStr();
+/// Marks the host's index constant that stands for the blocks of a
+/// persistent kernel the device holds at once (a unit attribute): its
+/// value, 2^31 - 1 (the largest grid x), applies where no runtime replaces
+/// it; tile-compile writes it as `resident_blocks` in the manifest.
+inline constexpr llvm::StringLiteral kResidentBlocksAttr =
+    TileDialect::ResidentBlocksAttrHelper::getNameStr();
+
+/// Makes `kernel` persistent (LoweringOptions::persistent): its
+/// allocations move to the front and the rest of its body into an scf.for
+/// (kTilesAttr) over t = blockIdx.x, blockIdx.x + gridDim.x, ... below the
+/// number of tiles of its grid, in which the block indices are those of
+/// tile t (x fastest), remapped by the kernel's `rasterize` clause as
+/// convert-tile-to-gpu would have; a barrier ends each tile where the
+/// kernel has shared memory. A kernel with a `cluster` clause stays as it
+/// is, with a warning: its launch must be a whole number of clusters.
+void makePersistent(KernelOp kernel);
+
+/// The tile loop of a persistent kernel that `op` sits directly in, or
+/// null.
+scf::ForOp getEnclosingTileLoop(Operation *op);
+
+/// The block indices (bx, by) of a `rasterize(panel, order)` clause for
+/// the indices (bx, by) of a gx x gy grid walked x fastest: consecutive
+/// blocks walk panels of `panel` grid rows (order = row) or columns (order
+/// = column), down each panel first, then across.
+std::pair<Value, Value> rasterizeBlockIds(OpBuilder &b, Location loc, Value bx,
+                                          Value by, Value gx, Value gy,
+                                          int64_t panel, RasterOrder order);
 
 /// Keeps the turns of the consumer loops of `kernel` (see
 /// LoweringOptions::pingpong) where they are safe: a barrier of all the

@@ -252,6 +252,26 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     outside the tensor, so ragged edges need no masks. Where this does not
     apply the copy stores from registers as usual.
 
+    With `persistent`, each kernel first becomes persistent (before its
+    loops are pipelined): its allocations move to the front and the rest of
+    its body into an `scf.for` marked `tile.tiles` over t =
+    `gpu.block_id x`, t + `gpu.grid_dim x`, ... below the product of the
+    grid's extents, in which the block indices are those of tile t (x
+    fastest) remapped by the `rasterize` clause, which the kernel loses. A
+    barrier ends each tile of a kernel with shared memory. The kernel is
+    marked `tile.persistent`, which `convert-tile-to-gpu` launches with as
+    many blocks as the device holds at once. A kernel with a `cluster`
+    clause stays as it is, with a warning. A pipelined loop in the tile
+    loop is warp-specialized as one directly in the kernel: the producer's
+    issuing thread walks the same tiles in a tile loop of its own, and both
+    sides number the iterations from the block's first tile (each tile loop
+    carries the iterations of the earlier tiles, `iter_args`), so that
+    slots and mbarrier phases run on across tiles and the producer loads
+    the next tile while the consumers store this one. TMA stores in the
+    tile loop wait, before a staging buffer's first use in a tile, until
+    the earlier tile's store from it has read it, and for every store once
+    after the loop.
+
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
     included), leaving the pipelined copies to the pipeline's own waits.
@@ -281,7 +301,11 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "in warp-specialized kernels with two consumer warpgroups and "
            "two or more gemms per pipelined iteration, let the warpgroups "
            "take turns on the tensor cores with named barriers (default: "
-           "both issue as they come)">
+           "both issue as they come)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "make kernels persistent: launch as many blocks as the device "
+           "holds at once, each looping over the grid's tiles (default: one "
+           "block per tile)">
   ];
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::arith::ArithDialect",

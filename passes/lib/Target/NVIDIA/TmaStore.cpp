@@ -69,20 +69,26 @@ static void insertInFirstThread(OpBuilder &b, Location loc, Value tid) {
 ///   thread 0:        TMA store of staging[p] to (row m, column n + j *
 ///                    chunkCols); commit the bulk group
 ///
-/// and at the end thread 0 waits for every bulk group. TMA skips the parts
-/// of a box outside the tensor, so ragged edges need no masks. Returns
-/// std::nullopt, with nothing built, where this does not apply (the caller
-/// then stores from registers).
+/// and at the end thread 0 waits for every bulk group. In the tile loop of
+/// a persistent kernel the chunks of successive tiles go through the same
+/// buffers: chunk j < buffers of a tile also waits for the earlier tile's
+/// last store from its buffer, and the final wait follows the tile loop.
+/// TMA skips the parts of a box outside the tensor, so ragged edges need
+/// no masks. Returns std::nullopt, with nothing built, where this does not
+/// apply (the caller then stores from registers).
 /// One function: the staging plan (chunks, buffers, swizzle) and the
 /// emitted stores share the loop map and the chunk of every register.
 std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
                                                        CopyOp op) {
   KernelOp kernel = kl.kernel;
   const LoweringOptions &options = kl.options;
-  auto consumers = dyn_cast<scf::IfOp>(op->getParentOp());
+  // Directly in the consumers' code, or in their tile loop.
+  scf::ForOp tiles = getEnclosingTileLoop(op);
+  Operation *outside = tiles ? tiles.getOperation() : op.getOperation();
+  auto consumers = dyn_cast<scf::IfOp>(outside->getParentOp());
   if (!options.tmaStore || !warpSpecializes(options.target) || !consumers ||
       !consumers->hasAttr(kConsumerAttr) ||
-      op->getBlock() != consumers.thenBlock())
+      outside->getBlock() != consumers.thenBlock())
     return std::nullopt;
   Value src = op.getSrc(), dst = op.getDst();
   MemRefType dstType = op.getDst().getType();
@@ -203,14 +209,23 @@ std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
   Type srcElem = op.getSrc().getType().getElementType();
   for (int64_t j = 0; j < chunks; ++j) {
     int64_t p = j % buffers;
-    if (j >= buffers) {
-      OpBuilder::InsertionGuard guard(b);
-      insertInFirstThread(b, loc, tid);
-      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, buffers - 1,
-                                           b.getUnitAttr());
-    }
+    // Stores committed after the last one that read buffer p: those of
+    // this tile's chunks since then, or, for its first use in a tile of a
+    // persistent kernel, the earlier tile's chunks after its last use of p
+    // and this tile's chunks before j.
+    std::optional<int64_t> after;
     if (j >= buffers)
+      after = buffers - 1;
+    else if (tiles)
+      after = (chunks - 1 - (chunks - 1 - p) / buffers * buffers - p) + j;
+    if (after) {
+      {
+        OpBuilder::InsertionGuard guard(b);
+        insertInFirstThread(b, loc, tid);
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, *after, b.getUnitAttr());
+      }
       gpu::BarrierOp::create(b, loc);
+    }
     emitPerRegister(b, loc, *lm, tid, kl.threads, [&](OpBuilder &b, int64_t r) {
       if (chunkOf[r] != j)
         return;
@@ -262,7 +277,11 @@ std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
   }
   {
+    // Every tile's stores go on while the next tile computes; the block
+    // waits for them once, when it has no tile left.
     OpBuilder::InsertionGuard guard(b);
+    if (tiles)
+      b.setInsertionPointAfter(tiles);
     insertInFirstThread(b, loc, tid);
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, UnitAttr());
   }

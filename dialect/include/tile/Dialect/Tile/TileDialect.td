@@ -52,7 +52,15 @@ def Tile_Dialect : Dialect {
   //   tensor maps, passed as grid constants;
   // - `turn`: the named-barrier operations (and their consumer loop) by
   //   which two consumer warpgroups take turns on the tensor cores, until
-  //   tile-lower has checked that no block-wide barrier can deadlock them.
+  //   tile-lower has checked that no block-wide barrier can deadlock them;
+  // - `persistent`: on tile.kernel, a kernel whose blocks loop over its
+  //   grid's tiles (tile-lower's `persistent` option), launched with as
+  //   many blocks as the device holds at once;
+  // - `tiles`: the scf.for by which each block of a persistent kernel
+  //   walks its tiles;
+  // - `resident_blocks`: on the host's index constant that stands for the
+  //   number of blocks of a persistent kernel the device holds at once,
+  //   which the runtime evaluates at launch.
   let discardableAttrs = (ins
     "::mlir::tile::TargetAttr":$target,
     "::mlir::tile::FragmentAttr":$loop,
@@ -61,7 +69,10 @@ def Tile_Dialect : Dialect {
     "::mlir::IntegerAttr":$producer_threads,
     "::mlir::DenseI64ArrayAttr":$tensor_map_args,
     "::mlir::UnitAttr":$lowered,
-    "::mlir::UnitAttr":$turn
+    "::mlir::UnitAttr":$turn,
+    "::mlir::UnitAttr":$persistent,
+    "::mlir::UnitAttr":$tiles,
+    "::mlir::UnitAttr":$resident_blocks
   );
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
