@@ -87,6 +87,17 @@ static Value cloneIntoKernel(OpBuilder &b, Value value, IRMapping &map) {
   return map.lookup(value);
 }
 
+SmallVector<Operation *> mlir::tile::hoistAllocs(KernelOp kernel) {
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> allocs;
+  for (Operation &op : body)
+    if (isa<AllocOp>(op))
+      allocs.push_back(&op);
+  for (Operation *op : llvm::reverse(allocs))
+    op->moveBefore(&body, body.begin());
+  return allocs;
+}
+
 void mlir::tile::makePersistent(KernelOp kernel) {
   if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster()) {
     InFlightDiagnostic warning = kernel.emitWarning()
@@ -99,12 +110,7 @@ void mlir::tile::makePersistent(KernelOp kernel) {
   Location loc = kernel.getLoc();
   Block &body = kernel.getBody().front();
   // Allocations are made once per block and reused by every tile.
-  SmallVector<Operation *> allocs;
-  for (Operation &op : body)
-    if (isa<AllocOp>(op))
-      allocs.push_back(&op);
-  for (Operation *op : llvm::reverse(allocs))
-    op->moveBefore(&body, body.begin());
+  SmallVector<Operation *> allocs = hoistAllocs(kernel);
   bool shared = llvm::any_of(allocs, [](Operation *op) {
     return getMemorySpace(cast<AllocOp>(op).getType()) == MemorySpace::Shared;
   });

@@ -387,12 +387,7 @@ static void warpSpecialize(
   // arrays in the entry block, where they can be promoted to registers.
   // Then the mbarriers: full[s] at s, empty[s] at slots + s.
   Block &body = kernel.getBody().front();
-  SmallVector<Operation *> allocs;
-  for (Operation &op : body)
-    if (isa<AllocOp>(op))
-      allocs.push_back(&op);
-  for (Operation *op : llvm::reverse(allocs))
-    op->moveBefore(&body, body.begin());
+  SmallVector<Operation *> allocs = hoistAllocs(kernel);
   OpBuilder b(ctx);
   b.setInsertionPointAfter(allocs.back());
   auto barType =

@@ -48,46 +48,42 @@ static inline void fakeAdd2dF16(void **params, int64_t rows, int64_t cols) {
     }
 }
 
-/// C (M x N) = A (M x K) B (K x N) over the first three f16 descriptors of
-/// `params`, accumulating in f32, whatever the grid: the geometry only
-/// identifies the variant launched.
-static inline void fakeGemmF16(const unsigned grid[3], const unsigned block[3],
-                               void **params) {
-  (void)grid, (void)block;
+/// C (M x N) = op(A) B (B stored K x N) over the first three f16
+/// descriptors of `params`, accumulating in f32: op(A) is A stored M x K,
+/// or with `transposeA` A^T of A stored K x M (the TN product, against
+/// which a GEMM launched on a transposed view of A is checked).
+static inline void fakeGemmF16Of(void **params, int transposeA) {
   uint16_t *a, *b, *c;
   int64_t da[5], db[5], dc[5];
   fakeDescriptor(params, 0, &a, da);
   fakeDescriptor(params, 1, &b, db);
   fakeDescriptor(params, 2, &c, dc);
+  int64_t depth = transposeA ? da[1] : da[2];
+  int64_t rowStride = transposeA ? da[4] : da[3];
+  int64_t kStride = transposeA ? da[3] : da[4];
   for (int64_t i = 0; i < dc[1]; ++i)
     for (int64_t j = 0; j < dc[2]; ++j) {
       float acc = 0;
-      for (int64_t k = 0; k < da[2]; ++k)
-        acc += tileRtF16ToF32(a[da[0] + i * da[3] + k * da[4]]) *
+      for (int64_t k = 0; k < depth; ++k)
+        acc += tileRtF16ToF32(a[da[0] + i * rowStride + k * kStride]) *
                tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
       c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
     }
 }
 
-/// C (M x N) = A^T B with A stored K x M, B K x N, over the first three f16
-/// descriptors of `params`, accumulating in f32: the TN product, against
-/// which a GEMM launched on a transposed view of A is checked.
+/// The NN product (fakeGemmF16Of), whatever the grid: the geometry only
+/// identifies the variant launched.
+static inline void fakeGemmF16(const unsigned grid[3], const unsigned block[3],
+                               void **params) {
+  (void)grid, (void)block;
+  fakeGemmF16Of(params, 0);
+}
+
+/// The TN product (fakeGemmF16Of), whatever the grid.
 static inline void fakeGemmTnF16(const unsigned grid[3],
                                  const unsigned block[3], void **params) {
   (void)grid, (void)block;
-  uint16_t *a, *b, *c;
-  int64_t da[5], db[5], dc[5];
-  fakeDescriptor(params, 0, &a, da);
-  fakeDescriptor(params, 1, &b, db);
-  fakeDescriptor(params, 2, &c, dc);
-  for (int64_t i = 0; i < dc[1]; ++i)
-    for (int64_t j = 0; j < dc[2]; ++j) {
-      float acc = 0;
-      for (int64_t k = 0; k < da[1]; ++k)
-        acc += tileRtF16ToF32(a[da[0] + k * da[3] + i * da[4]]) *
-               tileRtF16ToF32(b[db[0] + k * db[3] + j * db[4]]);
-      c[dc[0] + i * dc[3] + j * dc[4]] = tileRtF32ToF16(acc);
-    }
+  fakeGemmF16Of(params, 1);
 }
 
 /// The blocks of `threads` threads and `shared` bytes of dynamic shared

@@ -114,6 +114,12 @@ inline constexpr llvm::StringLiteral kResidentBlocksAttr =
 /// is, with a warning: its launch must be a whole number of clusters.
 void makePersistent(KernelOp kernel);
 
+/// Moves the tile.alloc operations of `kernel`'s body to its front, in
+/// order, and returns them: what warp specialization and persistent tile
+/// loops both need (allocations made once per block, seen by every role
+/// and every tile).
+SmallVector<Operation *> hoistAllocs(KernelOp kernel);
+
 /// The tile loop of a persistent kernel that `op` sits directly in, or
 /// null.
 scf::ForOp getEnclosingTileLoop(Operation *op);
