@@ -37,7 +37,6 @@ CHECK-NEXT: PASS
 #include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,10 +152,7 @@ int main(int argc, char **argv) {
 
   // Launches on the stand-in driver, which reports the last launch.
   tileRtKernel *kernel;
-  const char *driver = getenv("TILE_RT_CUDA_DRIVER");
-  void *fake = driver ? dlopen(driver, RTLD_NOW) : NULL;
-  typedef const char *(*LastLaunch)(unsigned *, unsigned *, void **, long *);
-  LastLaunch last = fake ? (LastLaunch)dlsym(fake, "fakeCudaLastLaunch") : NULL;
+  FakeLastLaunch last = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (!last || tileRtInit(0) != TILE_RT_SUCCESS ||
       tileRtKernelLoad(&m, &kernel) != TILE_RT_SUCCESS) {
     printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());

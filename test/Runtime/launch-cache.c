@@ -40,7 +40,6 @@ CHECK-NEXT: PASS
 #include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +47,7 @@ CHECK-NEXT: PASS
 enum { kRows = 4, kCols = 8 };
 
 static long (*encodes)(void);
-static const char *(*lastLaunch)(unsigned *, unsigned *, void **, long *);
+static FakeLastLaunch lastLaunch;
 static long encodedBefore;
 
 /// Memory with a 256-byte aligned start, as the driver allocates.
@@ -140,13 +139,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *dir = argv[1];
-  const char *driver = getenv("TILE_RT_CUDA_DRIVER");
-  void *fake = driver ? dlopen(driver, RTLD_NOW) : NULL;
-  if (fake) {
-    encodes = (long (*)(void))dlsym(fake, "fakeCudaTensorMapEncodes");
-    lastLaunch = (const char *(*)(unsigned *, unsigned *, void **,
-                                  long *))dlsym(fake, "fakeCudaLastLaunch");
-  }
+  encodes = (long (*)(void))fakeDriverSymbol("fakeCudaTensorMapEncodes");
+  lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (!encodes || !lastLaunch || tileRtInit(0) != TILE_RT_SUCCESS) {
     printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
     return 1;

@@ -49,12 +49,11 @@ CHECK-NEXT: PASS
 #include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *(*lastLaunch)(unsigned *, unsigned *, void **, long *);
+static FakeLastLaunch lastLaunch;
 
 /// Prints the resident blocks of `function` for a block of `threads`
 /// threads and `shared` bytes, or the error.
@@ -100,11 +99,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *dir = argv[1];
-  const char *driver = getenv("TILE_RT_CUDA_DRIVER");
-  void *fake = driver ? dlopen(driver, RTLD_NOW) : NULL;
-  if (fake)
-    lastLaunch = (const char *(*)(unsigned *, unsigned *, void **,
-                                  long *))dlsym(fake, "fakeCudaLastLaunch");
+  lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (!lastLaunch || tileRtInit(0) != TILE_RT_SUCCESS) {
     printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
     return 1;

@@ -49,13 +49,12 @@ CHECK-NEXT: PASS
 #include "Inputs/checks.h"
 #include "tile-runtime/Runtime.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *(*lastLaunch)(unsigned *, unsigned *, void **, long *);
+static FakeLastLaunch lastLaunch;
 static long (*lastDescriptor)(int, uint64_t *, int64_t *);
 static long (*lastTensorMap)(uint64_t *, uint64_t *);
 static long (*encodes)(void);
@@ -209,17 +208,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *dir = argv[1];
-  const char *driver = getenv("TILE_RT_CUDA_DRIVER");
-  void *fake = driver ? dlopen(driver, RTLD_NOW) : NULL;
-  if (fake) {
-    lastLaunch = (const char *(*)(unsigned *, unsigned *, void **,
-                                  long *))dlsym(fake, "fakeCudaLastLaunch");
-    lastDescriptor = (long (*)(int, uint64_t *, int64_t *))dlsym(
-        fake, "fakeCudaLastDescriptor");
-    lastTensorMap =
-        (long (*)(uint64_t *, uint64_t *))dlsym(fake, "fakeCudaLastTensorMap");
-    encodes = (long (*)(void))dlsym(fake, "fakeCudaTensorMapEncodes");
-  }
+  lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
+  lastDescriptor = (long (*)(int, uint64_t *, int64_t *))fakeDriverSymbol(
+      "fakeCudaLastDescriptor");
+  lastTensorMap = (long (*)(uint64_t *, uint64_t *))fakeDriverSymbol(
+      "fakeCudaLastTensorMap");
+  encodes = (long (*)(void))fakeDriverSymbol("fakeCudaTensorMapEncodes");
   if (!lastLaunch || !lastDescriptor || !lastTensorMap || !encodes ||
       tileRtInit(0) != TILE_RT_SUCCESS) {
     printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());

@@ -2,8 +2,8 @@
 //
 // The failure count and the checks of the test programs in test/Runtime:
 // calls that must succeed or fail (printing the runtime's message, which
-// the lit RUN lines FileCheck), the files they write for manifests, and
-// loading them.
+// the lit RUN lines FileCheck), the files they write for manifests,
+// loading them, and the stand-in driver's report functions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +12,25 @@
 
 #include "tile-runtime/Runtime.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/// The stand-in driver's report of its last launch (test/Runtime/Inputs/
+/// fake-cuda.c): kernel name, grid, block, stream and launch count.
+typedef const char *(*FakeLastLaunch)(unsigned *, unsigned *, void **, long *);
+
+/// The function `name` of the stand-in driver that TILE_RT_CUDA_DRIVER
+/// names; null when the variable is unset, the library does not load or
+/// lacks the function. The library stays loaded.
+static inline void *fakeDriverSymbol(const char *name) {
+  static void *driver;
+  if (!driver) {
+    const char *path = getenv("TILE_RT_CUDA_DRIVER");
+    driver = path ? dlopen(path, RTLD_NOW) : NULL;
+  }
+  return driver ? dlsym(driver, name) : NULL;
+}
 
 /// Failed checks so far; the program's exit status when nonzero.
 static int failures;
