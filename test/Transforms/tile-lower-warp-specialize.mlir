@@ -104,3 +104,69 @@ func.func @disable_tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
   }
   return
 }
+
+// -----
+
+// A box must start on a 16-byte boundary of the row (TMA faults with an
+// illegal instruction otherwise): a copy whose column origin is not a
+// known multiple of 8 f16 (`k * 32 / 64`) keeps the loop on cp.async; the
+// same copy from that origin rounded down to a multiple of 8 is a TMA load.
+
+// CHECK-LABEL: func.func @unaligned_box_origin
+// CHECK-NOT: nvgpu.tma.create.descriptor
+// CHECK-NOT: tile.producer_threads
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-LABEL: func.func @aligned_box_origin
+// CHECK: nvgpu.tma.create.descriptor %{{.+}} : memref<*xf16> -> <tensor = memref<64x8xf16
+func.func @unaligned_box_origin(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Ss = tile.alloc : memref<64x8xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %c4 step %c1 stages(3) {
+      %kk = arith.muli %k, %c32 : index
+      %g = arith.divui %kk, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %S[%c0, %g] -> %Ss : memref<?x?xf16> -> memref<64x8xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+func.func @aligned_box_origin(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Ss = tile.alloc : memref<64x8xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %c4 step %c1 stages(3) {
+      %kk = arith.muli %k, %c32 : index
+      %g = arith.divui %kk, %c64 : index
+      %gq = arith.divui %g, %c8 : index
+      %g8 = arith.muli %gq, %c8 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %S[%c0, %g8] -> %Ss : memref<?x?xf16> -> memref<64x8xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

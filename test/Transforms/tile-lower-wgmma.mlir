@@ -37,9 +37,14 @@ func.func @ss_nn_two_warpgroups(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: me
 // One warpgroup over a 128x128 tile with a 32-deep K: two 64-row blocks,
 // m64n128k16 twice per k16 step. A is stored K x M (transpose_a: M-major,
 // layout col) and B N x K (transpose_b: K-major, layout col), both in
-// 64-byte swizzles (32 columns of f16 per row).
+// 64-byte swizzles (32 columns of f16 per row). The copies store the
+// operands through the generic proxy and wgmma reads them through the
+// async proxy: the barrier between them comes after a proxy fence.
 
 // CHECK-LABEL: func.func @ss_tt_bf16
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
@@ -63,9 +68,14 @@ func.func @ss_tt_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?
 
 // What wgmma cannot take stays on mma.sync: an operand annotated with a
 // column-major layout (not the swizzle a descriptor reads), and an i8 gemm.
+// mma.sync reads shared memory through ldmatrix (the generic proxy): no
+// proxy fence before the barrier.
 
 // CHECK-LABEL: func.func @column_major_operand
 // CHECK-NOT: nvvm.wgmma
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: gpu.barrier
+// CHECK-NOT: nvvm.fence.proxy
 // CHECK: nvgpu.mma.sync
 func.func @column_major_operand(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index

@@ -56,8 +56,7 @@ std::string LayoutInferenceState::name(Value value) {
   return text;
 }
 
-/// A divisor of `value` known from the IR: constants, products and sums.
-static int64_t knownDivisor(Value value, int depth = 0) {
+int64_t mlir::tile::knownDivisor(Value value, int depth) {
   constexpr int64_t kLarge = int64_t(1) << 30;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {
@@ -73,6 +72,16 @@ static int64_t knownDivisor(Value value, int depth = 0) {
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
                     knownDivisor(def->getOperand(1), depth + 1));
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return knownDivisor(def->getOperand(0), depth + 1);
+  // A quotient keeps what is left of the dividend's divisor.
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
+      constant.getSExtValue() > 0) {
+    int64_t d = knownDivisor(def->getOperand(0), depth + 1);
+    int64_t c = constant.getSExtValue();
+    return d % c == 0 ? d / c : 1;
+  }
   return 1;
 }
 

@@ -192,6 +192,9 @@ private:
   std::unique_ptr<AsmState> asmState;
 };
 
+/// A divisor of `value` known from the IR: constants, products, sums and
+/// quotients by constants (2^30 for zero).
+int64_t knownDivisor(Value value, int depth = 0);
 /// Largest power of two dividing both.
 int64_t alignVectorTo(int64_t vector, int64_t divisor);
 /// The vector width a global or shared operand allows: its row stride and

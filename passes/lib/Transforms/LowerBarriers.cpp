@@ -15,6 +15,7 @@
 #include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -29,16 +30,28 @@ namespace {
 /// Shared buffers (their tile.alloc results) touched since the last barrier.
 struct AccessSet {
   llvm::SetVector<Value> reads, writes, atomics;
+  /// Of `reads`, those read through the async proxy (wgmma operands).
+  llvm::SetVector<Value> asyncReads;
 
   void merge(const AccessSet &other) {
     reads.insert(other.reads.begin(), other.reads.end());
     writes.insert(other.writes.begin(), other.writes.end());
     atomics.insert(other.atomics.begin(), other.atomics.end());
+    asyncReads.insert(other.asyncReads.begin(), other.asyncReads.end());
   }
   void clear() {
     reads.clear();
     writes.clear();
     atomics.clear();
+    asyncReads.clear();
+  }
+  /// True when `next` reads through the async proxy what this set wrote
+  /// through the generic one: the writers must fence the proxies before
+  /// the barrier.
+  bool needsProxyFence(const AccessSet &next) const {
+    return llvm::any_of(next.asyncReads, [&](Value v) {
+      return writes.contains(v) || atomics.contains(v);
+    });
   }
   /// True when an operation doing `next` after this set, without a barrier
   /// in between, may race with it.
@@ -72,6 +85,8 @@ static AccessSet getOwnAccesses(Operation *op) {
     switch (access.kind) {
     case AccessKind::Read:
       set.reads.insert(root);
+      if (access.asyncProxy)
+        set.asyncReads.insert(root);
       break;
     case AccessKind::Write:
       // Asynchronous copies of a pipelined loop are ordered by the loop's
@@ -105,9 +120,19 @@ static bool isLoop(Operation *op) {
   return isa<scf::ForOp, scf::WhileOp, scf::ParallelOp, PipelinedOp>(op);
 }
 
-static void placeBarrier(Operation *before) {
+void mlir::tile::emitSharedBarrier(OpBuilder &b, Location loc,
+                                   bool asyncProxy) {
+  if (asyncProxy)
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(b, loc);
+}
+
+static void placeBarrier(Operation *before, bool proxyFence) {
   OpBuilder b(before);
-  gpu::BarrierOp::create(b, before->getLoc());
+  emitSharedBarrier(b, before->getLoc(), proxyFence);
 }
 
 /// Walks `block` from `state`, inserting barriers where needed; `state` is
@@ -115,16 +140,20 @@ static void placeBarrier(Operation *before) {
 static void processBlock(Block &block, AccessSet &state);
 
 /// True when running `block` from `state` hits a conflict before its first
-/// barrier (without changing anything).
-static bool conflictsBeforeBarrier(Block &block, const AccessSet &state) {
+/// barrier (without changing anything); `proxyFence` is set when the
+/// conflict needs a proxy fence.
+static bool conflictsBeforeBarrier(Block &block, const AccessSet &state,
+                                   bool &proxyFence) {
   AccessSet pending = state;
   for (Operation &op : block) {
     if (isa<gpu::BarrierOp>(op))
       return false;
     bool hasBarrier = false;
     AccessSet access = getAllAccesses(&op, hasBarrier);
-    if (pending.conflictsWith(access))
+    if (pending.conflictsWith(access)) {
+      proxyFence = pending.needsProxyFence(access);
       return true;
+    }
     if (hasBarrier)
       return false;
     pending.merge(access);
@@ -140,7 +169,7 @@ static void processOp(Operation &op, AccessSet &state) {
   if (op.getNumRegions() == 0 || isa<TileOpInterface>(op)) {
     AccessSet access = getOwnAccesses(&op);
     if (state.conflictsWith(access)) {
-      placeBarrier(&op);
+      placeBarrier(&op, state.needsProxyFence(access));
       state.clear();
     }
     state.merge(access);
@@ -149,8 +178,9 @@ static void processOp(Operation &op, AccessSet &state) {
   // A barrier needed by anything inside goes before the op, where every
   // thread reaches it (not inside a branch that only some threads take).
   bool hasBarrier = false;
-  if (state.conflictsWith(getAllAccesses(&op, hasBarrier))) {
-    placeBarrier(&op);
+  AccessSet all = getAllAccesses(&op, hasBarrier);
+  if (state.conflictsWith(all)) {
+    placeBarrier(&op, state.needsProxyFence(all));
     state.clear();
   }
   // Regions: each is entered from the current state; the state after the
@@ -164,14 +194,15 @@ static void processOp(Operation &op, AccessSet &state) {
     for (Block &block : region) {
       AccessSet inner = before;
       processBlock(block, inner);
-      if (loop && conflictsBeforeBarrier(block, inner)) {
+      bool proxyFence = false;
+      if (loop && conflictsBeforeBarrier(block, inner, proxyFence)) {
         Operation *end = block.empty() ? nullptr : &block.back();
-        if (end && end->hasTrait<OpTrait::IsTerminator>())
-          placeBarrier(end);
-        else {
+        if (end && end->hasTrait<OpTrait::IsTerminator>()) {
+          placeBarrier(end, proxyFence);
+        } else {
           OpBuilder b(op.getContext());
           b.setInsertionPointToEnd(&block);
-          gpu::BarrierOp::create(b, op.getLoc());
+          emitSharedBarrier(b, op.getLoc(), proxyFence);
         }
         inner.clear();
       }

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Accesses.h"
+#include "Analysis/LayoutInference.h"
 #include "tile/Transforms/Lowering.h"
 
 #include "Lowering/LoweringContext.h"
@@ -143,7 +144,8 @@ struct TmaLoad {
 /// innermost dimensions of the source; the outer ones are a box of extent
 /// 1, as for one head of a [batch, heads, seq, dim] tensor) and laid out
 /// the way TMA writes it: row-major, or one of the 32/64/128-byte swizzles
-/// in column blocks of one swizzle row each.
+/// in column blocks of one swizzle row each; and its innermost origin is
+/// a known multiple of 16 bytes.
 static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, Operation *op,
                                           const AsyncCopy &copy) {
   if (!copy.allowTma)
@@ -169,6 +171,11 @@ static std::optional<TmaLoad> planTmaLoad(KernelOp kernel, Operation *op,
   load.rows = dstType.getDimSize(0);
   load.cols = dstType.getDimSize(1);
   load.elementBytes = bits / 8;
+  // A box whose innermost coordinate is not a multiple of 16 bytes faults
+  // (an illegal instruction), whatever the tensor map says.
+  if (copy.sourceIndices.empty() ||
+      (knownDivisor(copy.sourceIndices.back()) * load.elementBytes) % 16)
+    return std::nullopt;
   auto attr = dyn_cast_or_null<LayoutAttr>(alloc.getLayoutAttr());
   std::optional<Layout> layout =
       attr ? attr.getLayoutFor(dstType.getShape())
@@ -736,14 +743,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
           return access.asyncProxy;
         });
       });
-  auto publish = [&] {
-    if (asyncReaders)
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(b, loc);
-  };
+  auto publish = [&] { emitSharedBarrier(b, loc, asyncReaders); };
   // Clones `ops` for iteration `iter` (an index from 0) using slot `slot`
   // of the multi-buffered allocations, with the body's pure operations
   // first.

@@ -144,6 +144,10 @@ void finishTensorCoreTurns(KernelOp kernel);
 /// threads is later read or overwritten by other threads (tile operators
 /// and thread-level accesses in program order, loop back edges included).
 void insertSharedBarriers(KernelOp kernel);
+/// Emits a block barrier that publishes the threads' shared-memory writes,
+/// preceded, with `asyncProxy`, by the fence that orders them before reads
+/// through the async proxy (wgmma operands, TMA stores).
+void emitSharedBarrier(OpBuilder &b, Location loc, bool asyncProxy);
 
 /// Marks the copies a pipelined loop issues ahead as cp.async copies.
 inline constexpr llvm::StringLiteral kAsyncCopyAttr =

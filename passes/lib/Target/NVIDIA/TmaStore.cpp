@@ -260,10 +260,7 @@ std::optional<LogicalResult> mlir::tile::lowerTmaStore(LoweringContext &kl,
         memref::StoreOp::create(b, loc, value, staging, idx);
     });
     // The TMA engine reads the buffer through the async proxy.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(b, loc);
+    emitSharedBarrier(b, loc, /*asyncProxy=*/true);
     OpBuilder::InsertionGuard guard(b);
     insertInFirstThread(b, loc, tid);
     Value from = sharedPointer(b, loc, staging,
