@@ -231,6 +231,129 @@ func.func @pairs_f16() {
 
 // -----
 
+// Dequantizing into shared memory (kernels/gemm_w4a16.mlir): a body that
+// loads a packed word and a scale from shared buffers and stores f16 into
+// a shared buffer at its own point runs in pairs: the word's index (`j / 8`)
+// and the scale's (`j / 32`) are the same in both lanes, so each is loaded
+// once per pair, not per element, and the eight registers of a run, consecutive in the
+// buffer, are stored as one vector<8xf16>, not element by element.
+#runs = #tile.fragment<[4, 16], threads = 8, (d0, d1) ->
+  ((d0 * 2 + d1 floordiv 8) mod 8, d1 mod 8)>
+// CHECK-LABEL: func.func @dequant_to_shared
+// CHECK-DAG: %[[P:.+]] = tile.alloc : memref<4x2xi32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[S:.+]] = tile.alloc : memref<4x1xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[W:.+]] = tile.alloc : memref<4x16xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.load
+// CHECK: arith.shrui %{{.+}} : vector<2xi32>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %[[S]]
+// CHECK-NOT: memref.load
+// CHECK: arith.mulf %{{.+}} : vector<2xf16>
+// CHECK-NOT: memref.store
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.load
+// CHECK: arith.shrui %{{.+}} : vector<2xi32>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %[[S]]
+// CHECK-NOT: memref.load
+// CHECK: arith.mulf %{{.+}} : vector<2xf16>
+// CHECK-NOT: memref.store
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.load
+// CHECK: arith.shrui %{{.+}} : vector<2xi32>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %[[S]]
+// CHECK-NOT: memref.load
+// CHECK: arith.mulf %{{.+}} : vector<2xf16>
+// CHECK-NOT: memref.store
+// CHECK: memref.load %[[P]]
+// CHECK-NOT: memref.load
+// CHECK: arith.shrui %{{.+}} : vector<2xi32>
+// CHECK-NOT: memref.load
+// CHECK: memref.load %[[S]]
+// CHECK-NOT: memref.load
+// CHECK: arith.mulf %{{.+}} : vector<2xf16>
+// CHECK-NOT: memref.store
+// CHECK: %[[VEC:.+]] = vector.from_elements %{{.+}} : vector<8xf16>
+// CHECK-NEXT: vector.store %[[VEC]], %[[W]][%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<4x16xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NOT: memref.store
+// CHECK-NOT: tile.parallel
+func.func @dequant_to_shared() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %p = tile.alloc : memref<4x2xi32, #gpu.address_space<workgroup>>
+    %s = tile.alloc : memref<4x1xf16, #gpu.address_space<workgroup>>
+    %w = tile.alloc : memref<4x16xf16, #gpu.address_space<workgroup>>
+    tile.parallel (%i, %j) in (4, 16) layout(#runs) {
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %kw = arith.divui %j, %c8 : index
+      %pos = arith.remui %j, %c8 : index
+      %odd = arith.remui %pos, %c2 : index
+      %nib4 = arith.divui %pos, %c2 : index
+      %hi = arith.muli %odd, %c16 : index
+      %lo = arith.muli %nib4, %c4 : index
+      %sh = arith.addi %hi, %lo : index
+      %sh32 = arith.index_cast %sh : index to i32
+      %word = memref.load %p[%i, %kw] : memref<4x2xi32, #gpu.address_space<workgroup>>
+      %n = arith.shrui %word, %sh32 : i32
+      %c15 = arith.constant 15 : i32
+      %q = arith.andi %n, %c15 : i32
+      %qf = arith.uitofp %q : i32 to f16
+      %g = arith.divui %j, %c32 : index
+      %sv = memref.load %s[%i, %g] : memref<4x1xf16, #gpu.address_space<workgroup>>
+      %v = arith.mulf %qf, %sv : f16
+      memref.store %v, %w[%i, %j] : memref<4x16xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
+#f16rows = #tile.fragment<[4, 8], threads = 4, (d0, d1) -> (d0, d1)>
+// A shared buffer the body both loads and stores is accessed element by
+// element (no pairs: lane 1 could read what lane 0 stores), and a store
+// whose registers are not consecutive in the buffer stays scalar.
+#byCol = #tile.fragment<[4, 8], threads = 4, (d0, d1) -> (d1 mod 4, d0 * 2 + d1 floordiv 4)>
+// CHECK-LABEL: func.func @shared_no_runs
+// CHECK-NOT: vector
+// CHECK: memref.store %{{.+}} : memref<4x8xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: vector
+// CHECK-LABEL: func.func @shared_not_consecutive
+// CHECK-NOT: vector.store
+// CHECK: memref.store %{{.+}} : memref<4x8xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: vector.store
+func.func @shared_no_runs() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %w = tile.alloc : memref<4x8xf16, #gpu.address_space<workgroup>>
+    tile.parallel (%i, %j) in (4, 8) layout(#f16rows) {
+      %x = memref.load %w[%i, %j] : memref<4x8xf16, #gpu.address_space<workgroup>>
+      %y = arith.mulf %x, %x : f16
+      memref.store %y, %w[%i, %j] : memref<4x8xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+func.func @shared_not_consecutive() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %w = tile.alloc : memref<4x8xf16, #gpu.address_space<workgroup>>
+    tile.parallel (%i, %j) in (4, 8) layout(#byCol) {
+      %c = arith.constant 1.0 : f16
+      memref.store %c, %w[%i, %j] : memref<4x8xf16, #gpu.address_space<workgroup>>
+    }
+  }
+  return
+}
+
+// -----
+
 // Not in pairs: an f32 body (no 16-bit arithmetic to pack), an f16 body
 // whose registers 2p and 2p + 1 are not adjacent along the last dimension,
 // and an f16 body that reads element j / 2 of the fragment it writes at j

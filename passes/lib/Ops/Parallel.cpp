@@ -80,11 +80,13 @@ using RegisterMap = DenseMap<std::pair<Operation *, int64_t>, int64_t>;
 /// and 2p + 1 at once, as operations on vector<2xT>: every pair of
 /// registers holds, on every thread, two points adjacent along the last
 /// dimension; the body has only elementwise, side-effect-free arith
-/// operations and fmas on scalars, and accesses to fragments; each access
-/// reaches, for every pair, two consecutive registers (or one register, for a
-/// load), the registers the body stores where it stores into the fragment;
-/// and some operation computes in a 16-bit float type, which two lanes
-/// fill one 32-bit register of (f16x2, bf16x2 arithmetic).
+/// operations and fmas on scalars, and memory accesses; each fragment
+/// access reaches, for every pair, two consecutive registers (or one
+/// register, for a load), the registers the body stores where it stores
+/// into the fragment; shared and global buffers the body stores into it
+/// does not load; and some operation computes in a 16-bit float type,
+/// which two lanes fill one 32-bit register of (f16x2, bf16x2
+/// arithmetic).
 static bool
 canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
               const DenseMap<Value, std::pair<Fragment, Value>> &fragments) {
@@ -120,8 +122,14 @@ canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
       mem = st.getMemref();
     }
     if (mem) {
-      if (!fragments.count(mem))
-        return false;
+      // Shared and global elements are loaded and stored per lane (or as
+      // the vectors of `vectorStores`); lane 1 must not read what lane 0
+      // stores.
+      if (!fragments.count(mem)) {
+        if (load && stored.count(mem))
+          return false;
+        continue;
+      }
       for (int64_t r = 0; r < lm.numRegs; r += 2) {
         int64_t r0 = regOf.lookup({&inner, r});
         int64_t r1 = regOf.lookup({&inner, r + 1});
@@ -154,6 +162,93 @@ canRunInPairs(Block &body, const LoopMap &lm, const RegisterMap &regOf,
 }
 
 namespace {
+/// Stores of a parallel body into shared memory at the loop's own point
+/// (indexed by the induction variables) whose registers hold aligned runs
+/// of `width` consecutive elements of the buffer's storage: the values of
+/// a run's registers are gathered and stored as one vector (a 16-byte
+/// st.shared for eight f16), not element by element, which a swizzled
+/// layout would keep LLVM from merging.
+struct VectorStores {
+  int64_t width = 1;
+  SmallVector<Operation *> ops;
+  /// Per store, the values of the current run's registers.
+  DenseMap<Operation *, SmallVector<Value>> pending;
+  /// The loop coordinates of the run's first register.
+  SmallVector<Value> runCoords;
+
+  bool has(Operation *op) const { return llvm::is_contained(ops, op); }
+  void record(Operation *op, int64_t reg, Value value) {
+    SmallVector<Value> &run = pending[op];
+    run.resize(width);
+    run[reg % width] = value;
+  }
+  /// Before register `reg`: starts a run at its coordinates.
+  void begin(OpBuilder &b, Location loc, const LoopMap &lm, Value tid,
+             int64_t reg) {
+    if (width > 1 && reg % width == 0)
+      runCoords = emitCoords(b, loc, lm, tid, reg);
+  }
+  /// After register `reg`: stores the run it completes.
+  void end(OpBuilder &b, Location loc, LoweringContext &lc, int64_t reg) {
+    if (width == 1 || reg % width != width - 1)
+      return;
+    for (Operation *op : ops) {
+      auto store = cast<memref::StoreOp>(op);
+      Type element = store.getValueToStore().getType();
+      Value vec = vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, element), pending[op]);
+      auto [mem, idx] = lc.address(b, loc, store.getMemref(), runCoords);
+      vector::StoreOp::create(
+          b, loc, vec, mem, idx, /*nontemporal=*/false,
+          llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8));
+    }
+  }
+};
+} // namespace
+
+/// The stores of `body` that run as vectors over `lm`: those into shared
+/// buffers the body does not also load, at the induction variables, of
+/// elements of at most 16 bytes, with runs of registers contiguous and
+/// aligned in the buffer's layout; the width is the narrowest such run.
+static VectorStores planVectorStores(LoweringContext &lc, Block &body,
+                                     const LoopMap &lm) {
+  VectorStores vs;
+  if (lm.perThread)
+    return vs;
+  DenseSet<Value> loaded;
+  for (Operation &inner : body)
+    if (auto load = dyn_cast<memref::LoadOp>(inner))
+      loaded.insert(load.getMemref());
+  int64_t width = 0;
+  for (Operation &inner : body) {
+    auto store = dyn_cast<memref::StoreOp>(inner);
+    if (!store || loaded.contains(store.getMemref()) ||
+        lc.fragments.count(store.getMemref()) ||
+        !llvm::equal(store.getIndices(), body.getArguments()))
+      continue;
+    auto type = cast<MemRefType>(store.getMemref().getType());
+    Type element = type.getElementType();
+    Value root;
+    Layout layout;
+    const LoweringContext::Slot *slot;
+    if (getMemorySpace(type) != MemorySpace::Shared ||
+        !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 ||
+        !lc.resolveShared(store.getMemref(), root, layout, slot))
+      continue;
+    int64_t maxWidth =
+        std::max<int64_t>(1, 128 / element.getIntOrFloatBitWidth());
+    int64_t v = pickVectorWidth(lm, maxWidth, {&layout});
+    if (v < 2)
+      continue;
+    width = width ? std::min(width, v) : v;
+    vs.ops.push_back(store);
+  }
+  if (width)
+    vs.width = width;
+  return vs;
+}
+
+namespace {
 /// A value of a parallel body run for two registers at once: a vector<2xT>
 /// and, once extracted, its lanes; or two scalars (the same one when
 /// uniform).
@@ -168,10 +263,11 @@ struct PairValue {
 /// index arithmetic per lane (a constant where it is the same on every
 /// thread), operations on operands that are the same in both lanes once,
 /// and every other operation on vector<2xT>.
-static void
-emitPair(OpBuilder &b, Location loc, Block &body, const LoopMap &lm, Value tid,
-         int64_t r, const RegisterMap &regOf,
-         const DenseMap<Value, std::pair<Fragment, Value>> &fragments) {
+static void emitPair(OpBuilder &b, Location loc, LoweringContext &lc,
+                     Block &body, const LoopMap &lm, int64_t r,
+                     const RegisterMap &regOf, VectorStores &vs) {
+  Value tid = lc.tid;
+  const DenseMap<Value, std::pair<Fragment, Value>> &fragments = lc.fragments;
   auto ivs = body.getArguments();
   SmallVector<Value> coords[2] = {emitCoords(b, loc, lm, tid, r),
                                   emitCoords(b, loc, lm, tid, r + 1)};
@@ -219,7 +315,56 @@ emitPair(OpBuilder &b, Location loc, Block &body, const LoopMap &lm, Value tid,
     }
     return value;
   };
+  // An index the same in both lanes on every thread is computed once.
+  auto sameInLanes = [&](Value v) {
+    for (int64_t t = 0; t < lm.activeThreads; ++t) {
+      DenseMap<Value, int64_t> env[2];
+      for (int l = 0; l < 2; ++l)
+        for (auto [iv, x] : llvm::zip(ivs, lm.coords(t, r + l)))
+          env[l][iv] = x;
+      std::optional<int64_t> x0 = evalIndex(v, env[0]);
+      if (!x0 || x0 != evalIndex(v, env[1]))
+        return false;
+    }
+    return true;
+  };
+  // The lanes of the indices of a shared or global access.
+  auto laneIndices = [&](ValueRange indices, int l) {
+    SmallVector<Value> idx;
+    for (Value i : indices)
+      idx.push_back(laneOf(i, l));
+    return idx;
+  };
   for (Operation &inner : body) {
+    if (auto load = dyn_cast<memref::LoadOp>(inner);
+        load && !fragments.count(load.getMemref())) {
+      Value lanes[2];
+      for (int l = 0; l < 2; ++l) {
+        SmallVector<Value> idx = laneIndices(load.getIndices(), l);
+        if (l == 1 && idx == laneIndices(load.getIndices(), 0)) {
+          lanes[1] = lanes[0];
+          break;
+        }
+        auto [mem, memIdx] = lc.address(b, loc, load.getMemref(), idx);
+        lanes[l] = memref::LoadOp::create(b, loc, mem, memIdx);
+      }
+      vals[load.getResult()] = {Value(), {lanes[0], lanes[1]}};
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(inner);
+        store && !fragments.count(store.getMemref())) {
+      for (int l = 0; l < 2; ++l) {
+        Value value = laneOf(store.getValueToStore(), l);
+        if (vs.has(store)) {
+          vs.record(store, r + l, value);
+          continue;
+        }
+        auto [mem, memIdx] = lc.address(b, loc, store.getMemref(),
+                                        laneIndices(store.getIndices(), l));
+        memref::StoreOp::create(b, loc, value, mem, memIdx);
+      }
+      continue;
+    }
     if (auto load = dyn_cast<memref::LoadOp>(inner)) {
       Value regs = fragments.lookup(load.getMemref()).second;
       int64_t r0 = regOf.lookup({&inner, r}),
@@ -254,7 +399,14 @@ emitPair(OpBuilder &b, Location loc, Block &body, const LoopMap &lm, Value tid,
         llvm::any_of(inner.getResultTypes(), llvm::IsaPred<IndexType>);
     if (index) {
       SmallVector<Value> lanes[2];
+      bool same = inner.getNumResults() == 1 &&
+                  inner.getResult(0).getType().isIndex() &&
+                  sameInLanes(inner.getResult(0));
       for (int l = 0; l < 2; ++l) {
+        if (l == 1 && same) {
+          lanes[1] = lanes[0];
+          break;
+        }
         std::optional<int64_t> c;
         if (inner.getNumResults() == 1 &&
             inner.getResult(0).getType().isIndex())
@@ -379,15 +531,20 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
 
   Location loc = op.getLoc();
   OpBuilder b(op);
+  VectorStores vs = planVectorStores(*this, body, *lm);
   if (canRunInPairs(body, *lm, regOf, fragments)) {
     emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
-      if (r % 2 == 0)
-        emitPair(b, loc, body, *lm, tid, r, regOf, fragments);
+      if (r % 2)
+        return;
+      vs.begin(b, loc, *lm, tid, r);
+      emitPair(b, loc, *this, body, *lm, r, regOf, vs);
+      vs.end(b, loc, *this, r + 1);
     });
     op.erase();
     return success();
   }
   emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
+    vs.begin(b, loc, *lm, tid, r);
     SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r);
     IRMapping mapping;
     mapping.map(ivs, coords);
@@ -425,6 +582,10 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
         continue;
       }
       if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+        if (vs.has(store)) {
+          vs.record(store, r, mapping.lookupOrDefault(store.getValueToStore()));
+          continue;
+        }
         SmallVector<Value> idx;
         Value m = rewriteAccess(store.getMemref(), store.getIndices(), idx);
         memref::StoreOp::create(
@@ -433,6 +594,7 @@ LogicalResult LoweringContext::lowerParallel(ParallelOp op) {
       }
       b.clone(inner, mapping);
     }
+    vs.end(b, loc, *this, r);
   });
   op.erase();
   return success();
