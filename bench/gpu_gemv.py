@@ -349,7 +349,8 @@ def run(args):
         folder = "gemm_w4a16-f16-g128"
         for symmetric in (False, True):
             fn = load(folder, "gemm_w4a16" + ("_sym" if symmetric else ""))
-            for name, m, n, k in GEMM_SHAPES + [("ragged", 1000, 77, 4096)]:
+            for name, m, n, k in GEMM_SHAPES + [("ragged", 1000, 77, 4096),
+                                               ("ragged", 333, 200, 1000)]:
                 label = ["sym" if symmetric else "zeros", name,
                          f"{m}x{n}x{k}"]
                 if fn is None:
