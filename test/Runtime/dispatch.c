@@ -153,8 +153,9 @@ int main(int argc, char **argv) {
   // Launches on the stand-in driver, which reports the last launch.
   tileRtKernel *kernel;
   FakeLastLaunch last = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
-  if (!last || tileRtInit(0) != TILE_RT_SUCCESS ||
-      tileRtKernelLoad(&m, &kernel) != TILE_RT_SUCCESS) {
+  if (startStandInDriver(last != NULL))
+    return 1;
+  if (tileRtKernelLoad(&m, &kernel) != TILE_RT_SUCCESS) {
     printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
     return 1;
   }

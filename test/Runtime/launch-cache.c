@@ -141,10 +141,8 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   encodes = (long (*)(void))fakeDriverSymbol("fakeCudaTensorMapEncodes");
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
-  if (!encodes || !lastLaunch || tileRtInit(0) != TILE_RT_SUCCESS) {
-    printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
+  if (startStandInDriver(encodes && lastLaunch))
     return 1;
-  }
   writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
 
   // C = A + B with A read through a tensor map.

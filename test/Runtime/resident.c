@@ -100,10 +100,8 @@ int main(int argc, char **argv) {
   }
   const char *dir = argv[1];
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
-  if (!lastLaunch || tileRtInit(0) != TILE_RT_SUCCESS) {
-    printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
+  if (startStandInDriver(lastLaunch != NULL))
     return 1;
-  }
   writeFile(dir, "k.ptx", ".visible .entry nop() { ret; }\n");
 
   // The query itself, on the loaded stand-in kernel.

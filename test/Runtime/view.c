@@ -214,11 +214,9 @@ int main(int argc, char **argv) {
   lastTensorMap = (long (*)(uint64_t *, uint64_t *))fakeDriverSymbol(
       "fakeCudaLastTensorMap");
   encodes = (long (*)(void))fakeDriverSymbol("fakeCudaTensorMapEncodes");
-  if (!lastLaunch || !lastDescriptor || !lastTensorMap || !encodes ||
-      tileRtInit(0) != TILE_RT_SUCCESS) {
-    printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
+  if (startStandInDriver(lastLaunch && lastDescriptor && lastTensorMap &&
+                         encodes))
     return 1;
-  }
 
   // The NN kernel reads A through a tensor map, as gemm_nn does on sm_90a:
   // TMA cannot address K x 1 rows of 2 bytes, but it can the 1 x K view.

@@ -223,7 +223,6 @@ static VectorStores planVectorStores(LoweringContext &lc, Block &body,
   for (Operation &inner : body) {
     auto store = dyn_cast<memref::StoreOp>(inner);
     if (!store || loaded.contains(store.getMemref()) ||
-        lc.fragments.count(store.getMemref()) ||
         !llvm::equal(store.getIndices(), body.getArguments()))
       continue;
     auto type = cast<MemRefType>(store.getMemref().getType());

@@ -32,6 +32,16 @@ static inline void *fakeDriverSymbol(const char *name) {
   return driver ? dlsym(driver, name) : NULL;
 }
 
+/// Initialises the runtime on the stand-in driver once the test has found
+/// the driver's report functions it needs (`found`): 0, or 1 after a FAIL
+/// line naming the runtime's last error.
+static inline int startStandInDriver(int found) {
+  if (found && tileRtInit(0) == TILE_RT_SUCCESS)
+    return 0;
+  printf("FAIL: no stand-in driver: %s\n", tileRtErrorString());
+  return 1;
+}
+
 /// Failed checks so far; the program's exit status when nonzero.
 static int failures;
 
