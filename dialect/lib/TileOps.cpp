@@ -781,8 +781,12 @@ static LogicalResult verifySharedOrFragment(Operation *op, StringRef role,
 
 /// Shared checks of reduce and cumsum: on-chip operands of one element type
 /// and a dimension inside the source's rank.
+/// Verifies what reduce and cumsum share. `widerFloat` lets a float
+/// source reduce into a wider float destination (f16 partial sums added
+/// in f32).
 static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
-                                    MemRefType dst, int64_t dim) {
+                                    MemRefType dst, int64_t dim,
+                                    bool widerFloat = false) {
   if (failed(verifySharedOrFragment(op, "the source", src)) ||
       failed(verifySharedOrFragment(op, "the destination", dst)) ||
       failed(verifyStaticShape(op, "the source", src)) ||
@@ -800,17 +804,23 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
     return op->emitOpError()
            << "expected dim in [0, " << src.getRank()
            << ") for a source of rank " << src.getRank() << ", got " << dim;
-  if (src.getElementType() != dst.getElementType())
+  Type srcElem = src.getElementType(), dstElem = dst.getElementType();
+  auto srcFloat = dyn_cast<FloatType>(srcElem);
+  auto dstFloat = dyn_cast<FloatType>(dstElem);
+  bool wider = widerFloat && srcFloat && dstFloat &&
+               dstFloat.getWidth() > srcFloat.getWidth();
+  if (srcElem != dstElem && !wider)
     return op->emitOpError()
-           << "expected a destination of element type " << src.getElementType()
-           << ", got " << dst.getElementType();
+           << "expected a destination of element type " << srcElem
+           << (widerFloat && srcFloat ? " or a wider float" : "") << ", got "
+           << dstElem;
   return success();
 }
 
 LogicalResult ReduceOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
   int64_t dim = getDim();
-  if (failed(verifyAlongDim(*this, src, dst, dim)))
+  if (failed(verifyAlongDim(*this, src, dst, dim, /*widerFloat=*/true)))
     return failure();
   SmallVector<int64_t> dropped = llvm::to_vector(src.getShape());
   dropped.erase(dropped.begin() + dim);

@@ -31,6 +31,54 @@ func.func @row_sum() {
 
 // -----
 
+// An f16 source into an f32 destination: each register is extended before
+// it is added, and the shuffles carry f32.
+
+#src = #tile.fragment<[2, 8], threads = 8, (d0, d1) -> (d0 * 4 + d1 floordiv 2, d1 mod 2)>
+#dst = #tile.fragment<[2], threads = 8, (d0)[s0] -> (d0 * 4 + s0, 0), replicate = 4>
+// CHECK-LABEL: func.func @row_sum_wider
+// CHECK: %[[S:.+]] = tile.alloc : memref<2xf16, #gpu.address_space<private>>
+// CHECK: %[[D:.+]] = tile.alloc : memref<1xf32, #gpu.address_space<private>>
+// CHECK: %[[X0:.+]] = memref.load %[[S]][%c0]
+// CHECK: %[[E0:.+]] = arith.extf %[[X0]] : f16 to f32
+// CHECK: %[[A0:.+]] = arith.addf %[[E0]], %cst
+// CHECK: %[[X1:.+]] = memref.load %[[S]][%c1]
+// CHECK: %[[E1:.+]] = arith.extf %[[X1]] : f16 to f32
+// CHECK: %[[A1:.+]] = arith.addf %[[A0]], %[[E1]]
+// CHECK: gpu.shuffle  xor %[[A1]], %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32 : f32
+// CHECK: memref.store %{{.+}}, %[[D]][%c0] : memref<1xf32
+func.func @row_sum_wider() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc {layout = #src} : memref<2x8xf16, #tile.fragment>
+    %d = tile.alloc {layout = #dst} : memref<2xf32, #tile.fragment>
+    tile.reduce sum %s -> %d dim(1) : memref<2x8xf16, #tile.fragment> -> memref<2xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Shared to shared, f16 into f32: the per-output loop carries f32.
+
+// CHECK-LABEL: func.func @shared_sum_wider
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (f32)
+// CHECK:   %[[X:.+]] = memref.load {{.*}} : memref<4x64xf16, #gpu.address_space<workgroup>>
+// CHECK:   %[[E:.+]] = arith.extf %[[X]] : f16 to f32
+// CHECK:   arith.addf %[[ACC]], %[[E]] : f32
+func.func @shared_sum_wider() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %s = tile.alloc : memref<4x64xf16, #gpu.address_space<workgroup>>
+    %d = tile.alloc : memref<64xf32, #gpu.address_space<workgroup>>
+    tile.reduce sum %s -> %d dim(0) : memref<4x64xf16, #gpu.address_space<workgroup>> -> memref<64xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // Column max with clear = false over two warps: the two threads holding a
 // column's inputs (t and t ^ 32) meet in shared scratch memory, one
 // partial per thread, between two barriers; the result is combined with

@@ -98,9 +98,12 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a,
   return a;
 }
 
-/// Folds element `x` into partial `acc`.
+/// Folds element `x` into partial `acc`, extended first to `acc`'s type
+/// where the destination is the wider float.
 static Value accumulate(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
                         Value x) {
+  if (x.getType() != acc.getType())
+    x = arith::ExtFOp::create(b, loc, acc.getType(), x);
   if (kind == ReduceKind::abssum || kind == ReduceKind::absmax)
     x = absOf(b, loc, x);
   return combine(b, loc, kind, acc, x);
@@ -146,7 +149,8 @@ LogicalResult LoweringContext::lowerReduce(ReduceOp op) {
               dstSpace = getMemorySpace(dstType);
   unsigned dim = op.getDim();
   ReduceKind kind = op.getKind();
-  Type elem = srcType.getElementType();
+  // Partial results take the destination's type (a wider float may be).
+  Type elem = dstType.getElementType();
   Location loc = op.getLoc();
   OpBuilder b(op);
 

@@ -1348,8 +1348,34 @@ func.func @reduce_element_type(%n: index) {
   tile.kernel blocks(%x) in (%n) threads(128) {
     %s = tile.alloc : memref<64x64xf32, #tile.fragment>
     %d = tile.alloc : memref<64xf16, #tile.fragment>
-    // expected-error @+1 {{'tile.reduce' op expected a destination of element type 'f32', got 'f16'}}
+    // expected-error @+1 {{'tile.reduce' op expected a destination of element type 'f32' or a wider float, got 'f16'}}
     tile.reduce max %s -> %d dim(1) : memref<64x64xf32, #tile.fragment> -> memref<64xf16, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// Only floats widen: integer partial sums keep the source's type.
+func.func @reduce_integer_widening(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64x64xi32, #tile.fragment>
+    %d = tile.alloc : memref<64xi64, #tile.fragment>
+    // expected-error @+1 {{'tile.reduce' op expected a destination of element type 'i32', got 'i64'}}
+    tile.reduce sum %s -> %d dim(1) : memref<64x64xi32, #tile.fragment> -> memref<64xi64, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// A cumsum's destination has the source's element type.
+func.func @cumsum_widening(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<64xf16, #gpu.address_space<workgroup>>
+    %d = tile.alloc : memref<64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cumsum' op expected a destination of element type 'f16', got 'f32'}}
+    tile.cumsum %s -> %d dim(0) : memref<64xf16, #gpu.address_space<workgroup>> -> memref<64xf32, #gpu.address_space<workgroup>>
   }
   return
 }

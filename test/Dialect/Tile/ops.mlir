@@ -271,6 +271,10 @@ func.func @reduce(%n: index) {
     tile.reduce sum %s -> %keep0 dim(0) : memref<128x64xf32, #tile.fragment> -> memref<1x64xf32, #tile.fragment>
     // CHECK: tile.reduce max %{{.*}} -> %{{.*}} dim(1) {clear = false} : memref<128x64xf32, #tile.fragment> -> memref<128xf32, #tile.fragment>
     tile.reduce max %s -> %rows dim(1) {clear = false} : memref<128x64xf32, #tile.fragment> -> memref<128xf32, #tile.fragment>
+    // f16 partial sums added in f32: a wider float destination.
+    %h = tile.alloc : memref<128x64xf16, #tile.fragment>
+    // CHECK: tile.reduce sum %{{.*}} -> %{{.*}} dim(1) : memref<128x64xf16, #tile.fragment> -> memref<128xf32, #tile.fragment>
+    tile.reduce sum %h -> %rows dim(1) : memref<128x64xf16, #tile.fragment> -> memref<128xf32, #tile.fragment>
     // The default clear = true is not printed.
     // CHECK: tile.reduce sum %{{.*}} -> %{{.*}} dim(1) : memref<128x64xf32, #tile.fragment> -> memref<128xf32, #tile.fragment>
     tile.reduce sum %s -> %rows dim(1) {clear = true} : memref<128x64xf32, #tile.fragment> -> memref<128xf32, #tile.fragment>

@@ -246,8 +246,11 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {
   let summary = "reduce a tile along one dimension";
   let description = [{
     TileLang's `T.reduce_{sum,max,min,abssum,absmax}`. Source and
-    destination are shared-memory buffers or fragments of one element type
-    (per-thread local buffers have no block-wide meaning). The destination
+    destination are shared-memory buffers or fragments (per-thread local
+    buffers have no block-wide meaning) of one element type, or a float
+    source and a wider float destination: the elements are extended and
+    combined in the destination's type (f16 partial sums added in f32). The
+    destination
     has the source's shape with `dim` removed (or kept with extent 1). With
     `clear = true` (the default) the destination is overwritten; with
     `clear = false` the reduction is combined with its current contents.
