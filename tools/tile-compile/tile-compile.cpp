@@ -8,7 +8,9 @@
 //
 // A kernel file may be a template: lines `// tile.params: NAME=VALUE ...`
 // declare parameters with their defaults, `// tile.params(CHIP): ...` lines
-// change defaults for one chip, `-D NAME=VALUE` overrides them, and every
+// change defaults for one chip, `-D NAME=VALUE` overrides them,
+// `// tile.params(NAME=VALUE): ...` lines change the defaults -D left where
+// parameter NAME ends up VALUE, and every
 // `${NAME}` of the text is replaced by its value before parsing. The values
 // used are recorded in each manifest as a `# params` comment. Lines
 // `// tile.options(CHIP): NAME=VALUE ...` set options of this tool (a fixed
@@ -762,6 +764,9 @@ static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
   };
   for (StringRef text : markedLines(buffer, chipParamsMarker)) {
     auto [lineChip, assignments] = text.split("):");
+    // `tile.params(NAME=VALUE):` lines are applyKeyedDefaults'.
+    if (text.contains("):") && lineChip.contains('='))
+      continue;
     if (!text.contains("):") || lineChip.empty() ||
         !llvm::all_of(lineChip, isValueChar)) {
       error(text.data(), "malformed per-chip parameter line (expected "
@@ -786,6 +791,67 @@ static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
         continue;
       }
       if (lineChip == chip)
+        param->value = value.str();
+    }
+  }
+  return success(ok);
+}
+
+/// Applies the `// tile.params(NAME=VALUE): NAME2=VALUE2...` lines of
+/// `buffer` to `params`, in order: where parameter NAME has VALUE (after -D),
+/// each NAME2 not in `given` takes VALUE2. A default may so depend on
+/// another parameter (an accumulator type on the operands' type). Every
+/// name must be declared by a `// tile.params:` line.
+static LogicalResult applyKeyedDefaults(llvm::SourceMgr &sourceMgr,
+                                        StringRef buffer,
+                                        std::vector<KernelParam> &params,
+                                        const llvm::StringSet<> &given) {
+  bool ok = true;
+  auto error = [&](const char *at, const Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  auto find = [&](StringRef name) {
+    auto it = llvm::find_if(
+        params, [&](const KernelParam &p) { return p.name == name; });
+    return it == params.end() ? nullptr : &*it;
+  };
+  for (StringRef text : markedLines(buffer, chipParamsMarker)) {
+    auto [key, assignments] = text.split("):");
+    if (!text.contains("):") || !key.contains('='))
+      continue;
+    StringRef keyName, keyValue;
+    if (!splitAssignment(key, keyName, keyValue)) {
+      error(text.data(), "malformed parameter condition '" + key +
+                             "' (expected '// tile.params(NAME=VALUE): "
+                             "NAME=VALUE...')");
+      continue;
+    }
+    const KernelParam *condition = find(keyName);
+    if (!condition) {
+      error(key.data(), "parameter '" + keyName +
+                            "' of the condition has no '// tile.params:' "
+                            "declaration");
+      continue;
+    }
+    bool holds = condition->value == keyValue;
+    SmallVector<StringRef> words;
+    llvm::SplitString(assignments, words);
+    for (StringRef word : words) {
+      StringRef name, value;
+      if (!splitAssignment(word, name, value)) {
+        error(word.data(), "malformed parameter default '" + word +
+                               "' (expected NAME=VALUE)");
+        continue;
+      }
+      KernelParam *param = find(name);
+      if (!param) {
+        error(word.data(), "parameter '" + name + "' has a default for " + key +
+                               " but no '// tile.params:' declaration");
+        continue;
+      }
+      if (holds && !given.contains(name))
         param->value = value.str();
     }
   }
@@ -1844,8 +1910,12 @@ static int runDispatch(MLIRContext &context, StringRef self,
     build.file = inputFile;
     const std::vector<KernelParam> *declared = &params;
     StringRef buildStem = stem;
+    llvm::SourceMgr *fileMgr = &paramsMgr;
+    StringRef fileText = buffer;
     if (entry.via) {
-      const Sibling &sibling = *siblings[entry.via->kernel];
+      Sibling &sibling = *siblings[entry.via->kernel];
+      fileMgr = &sibling.sourceMgr;
+      fileText = sibling.text;
       auto declares = [&](StringRef name) {
         return llvm::any_of(sibling.params, [&](const KernelParam &p) {
           return p.name == name;
@@ -1867,19 +1937,26 @@ static int runDispatch(MLIRContext &context, StringRef self,
       declared = &sibling.params;
       buildStem = entry.via->kernel;
     }
-    for (const KernelParam &p : *declared) {
-      std::string value = p.value;
+    std::vector<KernelParam> values = *declared;
+    llvm::StringSet<> given;
+    for (KernelParam &p : values) {
       if (fixed.contains(p.name)) {
-        for (const KernelParam &given : params)
-          if (given.name == p.name)
-            value = given.value;
+        given.insert(p.name);
+        for (const KernelParam &set : params)
+          if (set.name == p.name)
+            p.value = set.value;
       } else {
         for (auto &[name, assigned] : entry.assigned)
-          if (name == p.name)
-            value = assigned;
+          if (name == p.name) {
+            given.insert(p.name);
+            p.value = assigned;
+          }
       }
-      build.config.push_back(p.name + "=" + value);
     }
+    if (failed(applyKeyedDefaults(*fileMgr, fileText, values, given)))
+      return 1;
+    for (const KernelParam &p : values)
+      build.config.push_back(p.name + "=" + p.value);
     auto it = llvm::find_if(builds, [&](const Build &b) {
       return b.file == build.file && b.config == build.config;
     });
@@ -2106,6 +2183,7 @@ int main(int argc, char **argv) {
       failed(applyChipDefaults(paramsMgr, original, params)) ||
       failed(applyChipOptions(paramsMgr, original, fileOptionsApplied)) ||
       failed(applyDefines(params, defined)) ||
+      failed(applyKeyedDefaults(paramsMgr, original, params, defined)) ||
       failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;
   // --print-source shows the file with this invocation's parameters; it

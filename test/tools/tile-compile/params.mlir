@@ -68,6 +68,21 @@
 // DECL: declarations.mlir:2:17: error: parameter 'A' declared twice
 // DECL: declarations.mlir:1:17: note: first declared here
 
+// `// tile.params(NAME=VALUE):` lines set defaults where another parameter
+// has a value, after -D (which still wins for the names it sets).
+// RUN: tile-compile %t/keyed.mlir --print-source | FileCheck %s --check-prefix=KEYED-F16
+// RUN: tile-compile %t/keyed.mlir --print-source -D T=bf16 | FileCheck %s --check-prefix=KEYED-BF16
+// RUN: tile-compile %t/keyed.mlir --print-source -D T=bf16 -D ACC=bf16 \
+// RUN:   | FileCheck %s --check-prefix=KEYED-GIVEN
+// RUN: not tile-compile %t/keyed-errors.mlir --print-source 2>&1 | FileCheck %s --check-prefix=KEYED-ERR
+// KEYED-F16:   func.func @acc(%x: memref<?xf16>, %y: memref<?xf16>) {
+// KEYED-BF16:  func.func @acc(%x: memref<?xbf16>, %y: memref<?xf32>) {
+// KEYED-GIVEN: func.func @acc(%x: memref<?xbf16>, %y: memref<?xbf16>) {
+// KEYED-ERR: keyed-errors.mlir:2:16: error: malformed parameter condition 'T=' (expected '// tile.params(NAME=VALUE): NAME=VALUE...')
+// KEYED-ERR: keyed-errors.mlir:3:16: error: parameter 'U' of the condition has no '// tile.params:' declaration
+// KEYED-ERR: keyed-errors.mlir:4:24: error: parameter 'B' has a default for T=f32 but no '// tile.params:' declaration
+// KEYED-ERR: keyed-errors.mlir:5:24: error: malformed parameter default 'ACC' (expected NAME=VALUE)
+
 // Diagnostics after substitution keep the file's line numbers.
 // RUN: not tile-compile %t/fill.mlir -o %t/bad --no-cubin -D THREADS=2048 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: fill.mlir:9:3: error: 'tile.kernel' op expected at most 1024 threads per block, got 2048
@@ -117,6 +132,24 @@ func.func @f(%out: memref<?x${ T}>) {
 //--- declarations.mlir
 // tile.params: A=1 B C=x,y
 // tile.params: A=2
+func.func @f() {
+  return
+}
+
+//--- keyed.mlir
+// tile.params: T=f16 ACC=f16
+// tile.params(T=bf16): ACC=f32
+// tile.params(sm_80): ACC=f16
+func.func @acc(%x: memref<?x${T}>, %y: memref<?x${ACC}>) {
+  return
+}
+
+//--- keyed-errors.mlir
+// tile.params: T=f32 ACC=f32
+// tile.params(T=): ACC=f16
+// tile.params(U=1): ACC=f16
+// tile.params(T=f32): B=1
+// tile.params(T=f32): ACC
 func.func @f() {
   return
 }
