@@ -40,12 +40,14 @@ for g in 32 64 128; do
   run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g -D GS=$((1024 / g)) \
     -D GR=$((g / 32))
 done
+# bf16 accumulates in f32 (the kernel's default for AT = bf16: CT = bf16
+# would round every step to 8 bits),
+# and so does one f16 build, beside the default f16 accumulation.
 run gemv_w4a16-bf16-g128 kernels/gemv_w4a16.mlir -D AT=bf16
-# Two rows of X per block for m = 16: each dequantized pair of weights
-# serves both rows (BM = 4 needs more accumulator registers than fit).
+run gemv_w4a16-f16-g128-f32acc kernels/gemv_w4a16.mlir -D CT=f32
+# Two and four rows of X per block for m = 16: each dequantized pair of
+# weights serves every row.
 run gemv_w4a16-f16-g128-m2 kernels/gemv_w4a16.mlir -D BM=2
-# Four resident blocks per SM instead of the three that 160 registers
-# allow: ptxas fits the kernel in 128 registers without spills.
-run gemv_w4a16-f16-g128-occ4 kernels/gemv_w4a16.mlir --min-blocks-per-sm 4
+run gemv_w4a16-f16-g128-m4 kernels/gemv_w4a16.mlir -D BM=4 -D BN=4
 [ -f kernels/gemm_w4a16.mlir ] && run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
 echo "wrote $out"

@@ -5,7 +5,7 @@
 // group of G consecutive weights of a row in S (N x ceil(K / G), the type of
 // X) and, for `gemv_w4a16`, one zero point per group in Z (same shape and
 // type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
-// (q - z) * s, computed in the type of X; products accumulate in f32.
+// (q - z) * s, computed in the type of X; products accumulate in CT.
 // docs/Quantized.md describes the layout; bench/w4pack.py packs it.
 //
 // The structure is kernels/gemv.mlir's (a row of P shared by KT threads,
@@ -18,7 +18,9 @@
 // weights (k, k + 1) at a time: both come from one word at offsets 16
 // apart, so one shift and one mask extract the pair into the two halves of
 // a 32-bit register, and the conversion, zero point and scale are one
-// packed f16x2 / bf16x2 operation each (docs/Quantized.md).
+// packed f16x2 / bf16x2 operation each (docs/Quantized.md): the dequantized
+// weights go to a fragment, which a second tile.parallel multiplies with X
+// into the accumulator in CT.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
@@ -28,11 +30,16 @@
 //   GS       BK / G, the groups per row per step
 //   GR       G / 32, the threads sharing one scale
 //   AT       type of X, S, Z and Y: f16 or bf16
+//   CT       type the products accumulate in during the K loop (the sums
+//            over K steps), before the f32 reduction: f16 (the default
+//            for f16; one fma.rn.f16x2 per pair of weights) or f32 (the
+//            default for bf16, by the tile.params(AT=bf16) line)
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
-// tile.params: G=128 GR=4 GS=8 AT=f16
+// tile.params: G=128 GR=4 GS=8 AT=f16 CT=f16
+// tile.params(AT=bf16): CT=f32
 
 // P tile: row n on thread group n / RW (RW = BN / GROUPS), 16-byte chunk
 // c (words 4c..4c+3) of the row on thread c mod KT of the group.
@@ -54,6 +61,11 @@
    (n mod (${BN} floordiv ${GROUPS})) * (${BK} floordiv (${KT} * 32))
      + (g * (${G} floordiv 32)) floordiv ${KT}),
   replicate = ${GR}>
+// The dequantized weights: (n, k) where word k / 8 of row n is loaded.
+#wtile = #tile.fragment<threads = ${THREADS}, map = (n, k) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BK} floordiv (${KT} * 32))
+     + k floordiv (${KT} * 32)) * 32 + k mod 32)>
 // Products: element (m, n, k) where weight (n, k) is unpacked.
 #acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
   ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
@@ -83,10 +95,13 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
     %z = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %wd = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %wc = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${CT}, #tile.fragment>
+    %xc = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     scf.for %t = %c0 to %steps step %c1 {
@@ -101,7 +116,7 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
       tile.copy %Z[%n0, %g0] -> %z
           : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
-      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
@@ -129,18 +144,31 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %d = arith.subf %qf, %zv : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
-        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
-        %wf = arith.extf %w : ${AT} to f32
-        %xf = arith.extf %xv : ${AT} to f32
+        memref.store %w, %wd[%j, %k]
+            : memref<${BN}x${BK}x${AT}, #tile.fragment>
+      }
+      // The products in CT: the copies convert (none when CT = AT), and
+      // the multiply-add may contract into one fma (fma.rn.f16x2 on
+      // pairs).
+      tile.copy %wd -> %wc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+          -> memref<${BN}x${BK}x${CT}, #tile.fragment>
+      tile.copy %x -> %xc : memref<${BM}x${BK}x${AT}, #tile.fragment>
+          -> memref<${BM}x${BK}x${CT}, #tile.fragment>
+      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+        %wv = memref.load %wc[%j, %k]
+            : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %xv = memref.load %xc[%i, %k]
+            : memref<${BM}x${BK}x${CT}, #tile.fragment>
         %a = memref.load %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
-        %sum = math.fma %wf, %xf, %a : f32
+            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+        %prod = arith.mulf %wv, %xv fastmath<contract> : ${CT}
+        %sum = arith.addf %prod, %a fastmath<contract> : ${CT}
         memref.store %sum, %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
       }
     }
     tile.reduce sum %acc -> %y dim(2)
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
@@ -168,10 +196,13 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %wd = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %wc = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${CT}, #tile.fragment>
+    %xc = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     scf.for %t = %c0 to %steps step %c1 {
@@ -184,7 +215,7 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
       tile.copy %S[%n0, %g0] -> %s
           : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
-      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
@@ -208,18 +239,31 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %zv = arith.constant 8.0 : ${AT}
         %d = arith.subf %qf, %zv : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
-        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
-        %wf = arith.extf %w : ${AT} to f32
-        %xf = arith.extf %xv : ${AT} to f32
+        memref.store %w, %wd[%j, %k]
+            : memref<${BN}x${BK}x${AT}, #tile.fragment>
+      }
+      // The products in CT: the copies convert (none when CT = AT), and
+      // the multiply-add may contract into one fma (fma.rn.f16x2 on
+      // pairs).
+      tile.copy %wd -> %wc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+          -> memref<${BN}x${BK}x${CT}, #tile.fragment>
+      tile.copy %x -> %xc : memref<${BM}x${BK}x${AT}, #tile.fragment>
+          -> memref<${BM}x${BK}x${CT}, #tile.fragment>
+      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
+        %wv = memref.load %wc[%j, %k]
+            : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %xv = memref.load %xc[%i, %k]
+            : memref<${BM}x${BK}x${CT}, #tile.fragment>
         %a = memref.load %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
-        %sum = math.fma %wf, %xf, %a : f32
+            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+        %prod = arith.mulf %wv, %xv fastmath<contract> : ${CT}
+        %sum = arith.addf %prod, %a fastmath<contract> : ${CT}
         memref.store %sum, %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
       }
     }
     tile.reduce sum %acc -> %y dim(2)
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
