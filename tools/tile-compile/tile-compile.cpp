@@ -746,81 +746,77 @@ static LogicalResult applyDefines(std::vector<KernelParam> &params,
   return success(ok);
 }
 
+/// Applies the `NAME=VALUE...` words of a defaults line for `key` (a chip,
+/// or a parameter condition) to `params`, each where `apply(NAME)`;
+/// reports malformed words and undeclared names through `error`.
+static void
+applyDefaultLine(StringRef assignments, StringRef key,
+                 std::vector<KernelParam> &params,
+                 function_ref<void(const char *, const Twine &)> error,
+                 function_ref<bool(StringRef)> apply) {
+  SmallVector<StringRef> words;
+  llvm::SplitString(assignments, words);
+  for (StringRef word : words) {
+    StringRef name, value;
+    if (!splitAssignment(word, name, value)) {
+      error(word.data(),
+            "malformed parameter default '" + word + "' (expected NAME=VALUE)");
+      continue;
+    }
+    auto param = llvm::find_if(
+        params, [&](const KernelParam &p) { return p.name == name; });
+    if (param == params.end()) {
+      error(word.data(), "parameter '" + name + "' has a default for " + key +
+                             " but no '// tile.params:' declaration");
+      continue;
+    }
+    if (apply(name))
+      param->value = value.str();
+  }
+}
+
 /// The marker of a per-chip default line, after `//`: `tile.params(CHIP):`.
 static constexpr llvm::StringLiteral chipParamsMarker = "tile.params(";
 
-/// Applies the `// tile.params(CHIP): NAME=VALUE...` lines of `buffer` for
-/// the chip being compiled for to the declared `params` (before -D, which
-/// wins); lines for other chips are checked for syntax only. Each name
-/// must be declared by a `// tile.params:` line.
-static LogicalResult applyChipDefaults(llvm::SourceMgr &sourceMgr,
-                                       StringRef buffer,
-                                       std::vector<KernelParam> &params) {
+/// Applies the `// tile.params(KEY): NAME=VALUE...` lines of `buffer` to
+/// the declared `params`. Without `given` (before -D, which wins): the
+/// lines whose KEY is the chip being compiled for; lines for other chips
+/// are checked for syntax only. With `given` (after -D): the lines whose
+/// KEY is a condition `NAME=VALUE` on another parameter's value, in order,
+/// each setting the names not in `given` where the condition holds, so a
+/// default may depend on another parameter (an accumulator type on the
+/// operands' type). Every name must be declared by a `// tile.params:`
+/// line.
+static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
+                                      StringRef buffer,
+                                      std::vector<KernelParam> &params,
+                                      const llvm::StringSet<> *given) {
   bool ok = true;
   auto error = [&](const char *at, const Twine &message) {
     sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
                            llvm::SourceMgr::DK_Error, message);
     ok = false;
   };
-  for (StringRef text : markedLines(buffer, chipParamsMarker)) {
-    auto [lineChip, assignments] = text.split("):");
-    // `tile.params(NAME=VALUE):` lines are applyKeyedDefaults'.
-    if (text.contains("):") && lineChip.contains('='))
-      continue;
-    if (!text.contains("):") || lineChip.empty() ||
-        !llvm::all_of(lineChip, isValueChar)) {
-      error(text.data(), "malformed per-chip parameter line (expected "
-                         "'// tile.params(CHIP): NAME=VALUE...')");
-      continue;
-    }
-    SmallVector<StringRef> words;
-    llvm::SplitString(assignments, words);
-    for (StringRef word : words) {
-      StringRef name, value;
-      if (!splitAssignment(word, name, value)) {
-        error(word.data(), "malformed parameter default '" + word +
-                               "' (expected NAME=VALUE)");
-        continue;
-      }
-      auto param = llvm::find_if(
-          params, [&](const KernelParam &p) { return p.name == name; });
-      if (param == params.end()) {
-        error(word.data(), "parameter '" + name + "' has a default for " +
-                               lineChip +
-                               " but no '// tile.params:' declaration");
-        continue;
-      }
-      if (lineChip == chip)
-        param->value = value.str();
-    }
-  }
-  return success(ok);
-}
-
-/// Applies the `// tile.params(NAME=VALUE): NAME2=VALUE2...` lines of
-/// `buffer` to `params`, in order: where parameter NAME has VALUE (after -D),
-/// each NAME2 not in `given` takes VALUE2. A default may so depend on
-/// another parameter (an accumulator type on the operands' type). Every
-/// name must be declared by a `// tile.params:` line.
-static LogicalResult applyKeyedDefaults(llvm::SourceMgr &sourceMgr,
-                                        StringRef buffer,
-                                        std::vector<KernelParam> &params,
-                                        const llvm::StringSet<> &given) {
-  bool ok = true;
-  auto error = [&](const char *at, const Twine &message) {
-    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
-                           llvm::SourceMgr::DK_Error, message);
-    ok = false;
-  };
-  auto find = [&](StringRef name) {
-    auto it = llvm::find_if(
-        params, [&](const KernelParam &p) { return p.name == name; });
-    return it == params.end() ? nullptr : &*it;
+  auto declared = [&](StringRef name) {
+    return llvm::find_if(params,
+                         [&](const KernelParam &p) { return p.name == name; });
   };
   for (StringRef text : markedLines(buffer, chipParamsMarker)) {
     auto [key, assignments] = text.split("):");
-    if (!text.contains("):") || !key.contains('='))
+    bool condition = text.contains("):") && key.contains('=');
+    if (condition != (given != nullptr))
       continue;
+    if (!condition) {
+      if (!text.contains("):") || key.empty() ||
+          !llvm::all_of(key, isValueChar)) {
+        error(text.data(), "malformed per-chip parameter line (expected "
+                           "'// tile.params(CHIP): NAME=VALUE...')");
+        continue;
+      }
+      applyDefaultLine(assignments, key, params, error,
+                       [&](StringRef) { return key == chip; });
+      continue;
+    }
     StringRef keyName, keyValue;
     if (!splitAssignment(key, keyName, keyValue)) {
       error(text.data(), "malformed parameter condition '" + key +
@@ -828,32 +824,17 @@ static LogicalResult applyKeyedDefaults(llvm::SourceMgr &sourceMgr,
                              "NAME=VALUE...')");
       continue;
     }
-    const KernelParam *condition = find(keyName);
-    if (!condition) {
+    auto param = declared(keyName);
+    if (param == params.end()) {
       error(key.data(), "parameter '" + keyName +
                             "' of the condition has no '// tile.params:' "
                             "declaration");
       continue;
     }
-    bool holds = condition->value == keyValue;
-    SmallVector<StringRef> words;
-    llvm::SplitString(assignments, words);
-    for (StringRef word : words) {
-      StringRef name, value;
-      if (!splitAssignment(word, name, value)) {
-        error(word.data(), "malformed parameter default '" + word +
-                               "' (expected NAME=VALUE)");
-        continue;
-      }
-      KernelParam *param = find(name);
-      if (!param) {
-        error(word.data(), "parameter '" + name + "' has a default for " + key +
-                               " but no '// tile.params:' declaration");
-        continue;
-      }
-      if (holds && !given.contains(name))
-        param->value = value.str();
-    }
+    bool holds = param->value == keyValue;
+    applyDefaultLine(assignments, key, params, error, [&](StringRef name) {
+      return holds && !given->contains(name);
+    });
   }
   return success(ok);
 }
@@ -1894,8 +1875,8 @@ static int runDispatch(MLIRContext &context, StringRef self,
     sibling->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
     if (failed(readParamDeclarations(sibling->sourceMgr, sibling->text,
                                      sibling->params)) ||
-        failed(applyChipDefaults(sibling->sourceMgr, sibling->text,
-                                 sibling->params)))
+        failed(applyKeyedParams(sibling->sourceMgr, sibling->text,
+                                sibling->params, nullptr)))
       return 1;
     siblings[entry.via->kernel] = std::move(sibling);
   }
@@ -1953,7 +1934,7 @@ static int runDispatch(MLIRContext &context, StringRef self,
           }
       }
     }
-    if (failed(applyKeyedDefaults(*fileMgr, fileText, values, given)))
+    if (failed(applyKeyedParams(*fileMgr, fileText, values, &given)))
       return 1;
     for (const KernelParam &p : values)
       build.config.push_back(p.name + "=" + p.value);
@@ -2180,10 +2161,10 @@ int main(int argc, char **argv) {
   std::vector<KernelParam> params;
   llvm::StringSet<> defined;
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
-      failed(applyChipDefaults(paramsMgr, original, params)) ||
+      failed(applyKeyedParams(paramsMgr, original, params, nullptr)) ||
       failed(applyChipOptions(paramsMgr, original, fileOptionsApplied)) ||
       failed(applyDefines(params, defined)) ||
-      failed(applyKeyedDefaults(paramsMgr, original, params, defined)) ||
+      failed(applyKeyedParams(paramsMgr, original, params, &defined)) ||
       failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
     return 1;
   // --print-source shows the file with this invocation's parameters; it
