@@ -2163,17 +2163,19 @@ int main(int argc, char **argv) {
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
       failed(applyKeyedParams(paramsMgr, original, params, nullptr)) ||
       failed(applyChipOptions(paramsMgr, original, fileOptionsApplied)) ||
-      failed(applyDefines(params, defined)) ||
-      failed(applyKeyedParams(paramsMgr, original, params, &defined)) ||
-      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
+      failed(applyDefines(params, defined)))
     return 1;
   // --print-source shows the file with this invocation's parameters; it
-  // builds nothing, so it does not dispatch.
+  // builds nothing, so it does not dispatch. Each dispatched build applies
+  // the keyed defaults to its own values.
   if (!dispatchTable.empty() && !printSource)
     return runDispatch(
         context,
         llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
         paramsMgr, original, params, defined, llvm::sys::path::stem(inputFile));
+  if (failed(applyKeyedParams(paramsMgr, original, params, &defined)) ||
+      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
+    return 1;
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
   if (failed(source))
     return 1;
