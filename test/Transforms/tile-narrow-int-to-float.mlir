@@ -94,6 +94,51 @@ func.func @minus_inexact(%x: i32) -> f16 {
 
 // -----
 
+// Adding the magic value back leaves the bits themselves: (1024 + q) is
+// exact, so a zero point written as q + 1024 - (z + 1024) costs no
+// subtraction of 1024. Adding 8 (on either side) subtracts 1024 - 8 =
+// 1016 once; adding 0.25 keeps both (1023.75 is not an f16).
+// CHECK-LABEL: func.func @plus_magic
+// CHECK:       %[[B:.+]] = arith.bitcast %{{.+}} : vector<2xi16> to vector<2xf16>
+// CHECK-NEXT:  %[[D:.+]] = arith.subf %[[B]], %arg1 : vector<2xf16>
+// CHECK-NEXT:  return %[[D]]
+// CHECK-LABEL: func.func @plus_constant
+// CHECK-DAG:   %[[K:.+]] = arith.constant 1.016000e+03 : f16
+// CHECK:       %[[B:.+]] = arith.bitcast %{{.+}} : i16 to f16
+// CHECK-NEXT:  %[[D:.+]] = arith.subf %[[B]], %[[K]] : f16
+// CHECK-NEXT:  return %[[D]]
+// CHECK-LABEL: func.func @plus_inexact
+// CHECK:       %[[B:.+]] = arith.bitcast
+// CHECK:       %[[F:.+]] = arith.subf %[[B]], %cst
+// CHECK:       arith.addf %[[F]], %cst
+func.func @plus_magic(%x: vector<2xi32>, %zb: vector<2xf16>) -> vector<2xf16> {
+  %m = arith.constant dense<15> : vector<2xi32>
+  %k = arith.constant dense<1024.0> : vector<2xf16>
+  %q = arith.andi %x, %m : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  %b = arith.addf %f, %k : vector<2xf16>
+  %d = arith.subf %b, %zb : vector<2xf16>
+  return %d : vector<2xf16>
+}
+func.func @plus_constant(%x: i32) -> f16 {
+  %m = arith.constant 15 : i32
+  %k = arith.constant 8.0 : f16
+  %q = arith.andi %x, %m : i32
+  %f = arith.uitofp %q : i32 to f16
+  %d = arith.addf %k, %f : f16
+  return %d : f16
+}
+func.func @plus_inexact(%x: i32) -> f16 {
+  %m = arith.constant 15 : i32
+  %k = arith.constant 0.25 : f16
+  %q = arith.andi %x, %m : i32
+  %f = arith.uitofp %q : i32 to f16
+  %d = arith.addf %f, %k : f16
+  return %d : f16
+}
+
+// -----
+
 // The nibbles of one word at bits 4 and 20: one shift, one mask of
 // 0x000F000F (983055), the word's halves as the pair.
 // CHECK-LABEL: func.func @lane_pair

@@ -19,6 +19,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <optional>
+#include <type_traits>
 
 namespace mlir {
 namespace tile {
@@ -173,44 +174,62 @@ struct UIToFPByMagic : OpRewritePattern<arith::UIToFPOp> {
   }
 };
 
-/// subf(subf(bitcast(or(x, bits of M)), M), C) -> subf(bitcast(...), M + C)
-/// when M + C is exact: the inner difference is the integer x exactly, so
-/// both round x - C once.
-struct FoldMagicSub : OpRewritePattern<arith::SubFOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Where `v` is subf(B, M) with B = bitcast(or(x, bits of M)) and x below
+/// M's limit (the integer x exactly, as UIToFPByMagic builds it): B and M.
+std::optional<std::pair<Value, APFloat>> getMagicOperand(Value v,
+                                                         const Magic &magic) {
+  auto sub = v.getDefiningOp<arith::SubFOp>();
+  std::optional<APFloat> m = sub ? getSplatFloat(sub.getRhs()) : std::nullopt;
+  if (!m || !m->isExactlyValue(magic.value))
+    return std::nullopt;
+  auto cast = sub.getLhs().getDefiningOp<arith::BitcastOp>();
+  auto orOp = cast ? cast.getIn().getDefiningOp<arith::OrIOp>() : nullptr;
+  if (!orOp)
+    return std::nullopt;
+  auto bits = getSplatIntOperand(orOp);
+  std::optional<uint64_t> max = bits ? getMaxValue(bits->second) : std::nullopt;
+  if (!bits || bits->first != magic.bits || !max || *max >= magic.limit)
+    return std::nullopt;
+  return std::make_pair(Value(cast), *m);
+}
 
-  LogicalResult matchAndRewrite(arith::SubFOp op,
+/// subf(subf(B, M), C) -> subf(B, M + C) and addf(subf(B, M), C) ->
+/// subf(B, M - C), or B itself where M - C is zero; B holds the bits of
+/// M + x for a small integer x. Only where M + C (M - C) is exact: the
+/// inner difference is x exactly, so both forms round x - C (x + C) once.
+template <typename OpTy> struct FoldMagicConstant : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    auto inner = op.getLhs().getDefiningOp<arith::SubFOp>();
-    if (!inner)
-      return failure();
-    std::optional<APFloat> c = getSplatFloat(op.getRhs());
-    std::optional<APFloat> m = getSplatFloat(inner.getRhs());
-    if (!c || !m)
-      return failure();
+    constexpr bool isAdd = std::is_same_v<OpTy, arith::AddFOp>;
     Type floatType = getElementTypeOrSelf(op.getType());
     std::optional<Magic> magic = getMagic(floatType);
-    if (!magic || !m->isExactlyValue(magic->value))
+    if (!magic)
       return failure();
-    auto cast = inner.getLhs().getDefiningOp<arith::BitcastOp>();
-    auto orOp = cast ? cast.getIn().getDefiningOp<arith::OrIOp>() : nullptr;
-    if (!orOp)
-      return failure();
-    auto bits = getSplatIntOperand(orOp);
-    std::optional<uint64_t> max =
-        bits ? getMaxValue(bits->second) : std::nullopt;
-    if (!bits || bits->first != magic->bits || !max || *max >= magic->limit)
-      return failure();
-    APFloat sum = *m;
-    if (sum.add(*c, APFloat::rmNearestTiesToEven) != APFloat::opOK ||
-        !sum.isFinite())
-      return rewriter.notifyMatchFailure(op, "magic + constant is inexact");
-    Value d = splat(rewriter, op.getLoc(), op.getType(),
-                    rewriter.getFloatAttr(floatType, sum));
-    auto sub =
-        rewriter.replaceOpWithNewOp<arith::SubFOp>(op, inner.getLhs(), d);
-    sub.setFastmathAttr(op.getFastmathAttr());
-    return success();
+    // An addition may hold the constant on either side.
+    for (unsigned lhs = 0; lhs < (isAdd ? 2u : 1u); ++lhs) {
+      auto b = getMagicOperand(op->getOperand(lhs), *magic);
+      std::optional<APFloat> c = getSplatFloat(op->getOperand(1 - lhs));
+      if (!b || !c)
+        continue;
+      APFloat d = b->second;
+      APFloat::opStatus status =
+          isAdd ? d.subtract(*c, APFloat::rmNearestTiesToEven)
+                : d.add(*c, APFloat::rmNearestTiesToEven);
+      if (status != APFloat::opOK || !d.isFinite())
+        return rewriter.notifyMatchFailure(op, "magic and constant inexact");
+      if (d.isZero()) {
+        rewriter.replaceOp(op, b->first);
+        return success();
+      }
+      Value dv = splat(rewriter, op.getLoc(), op.getType(),
+                       rewriter.getFloatAttr(floatType, d));
+      auto sub = rewriter.replaceOpWithNewOp<arith::SubFOp>(op, b->first, dv);
+      sub.setFastmathAttr(op.getFastmathAttr());
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -322,6 +341,7 @@ struct TileNarrowIntToFloatPass
 } // namespace
 
 void mlir::tile::populateNarrowIntToFloatPatterns(RewritePatternSet &patterns) {
-  patterns.add<UIToFPByMagic, FoldMagicSub, PackLanePair>(
+  patterns.add<UIToFPByMagic, FoldMagicConstant<arith::SubFOp>,
+               FoldMagicConstant<arith::AddFOp>, PackLanePair>(
       patterns.getContext());
 }

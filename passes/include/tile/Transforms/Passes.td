@@ -328,7 +328,9 @@ def TileNarrowIntToFloat : Pass<"tile-narrow-int-to-float"> {
     `0x6400`) or 128.0 (bf16, `0x4300`), which gives the float `1024 + x`
     (`128 + x`) exactly, and the magic value is subtracted in the float
     type. A `arith.subf` of a constant from the conversion subtracts the
-    sum of both instead, where that sum is exact. On `vector<2x...>` the
+    sum of both instead, and an `arith.addf` of one subtracts their
+    difference (nothing when the constant is the magic value: `x + 1024.0`
+    is the bits themselves), where that sum or difference is exact. On `vector<2x...>` the
     integer and float steps each take one 32-bit operation (`or.b32`,
     `sub.f16x2`).
 
