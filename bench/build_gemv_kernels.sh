@@ -35,10 +35,9 @@ run gemv-bf16 kernels/gemv.mlir -D WT=bf16 -D OT=bf16
 run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 # W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
 # for the GEMV), with zero points and without.
-# GS = BK / G groups per row per step (BK = 1024), GR = G / 32.
+# The kernel's tile.params(G=...) lines set GS = BK / G and GR = G / 8.
 for g in 32 64 128; do
-  run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g -D GS=$((1024 / g)) \
-    -D GR=$((g / 32))
+  run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g
 done
 # bf16 accumulates in f32 (the kernel's default for AT = bf16: CT = bf16
 # would round every step to 8 bits),

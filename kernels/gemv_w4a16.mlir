@@ -8,70 +8,96 @@
 // (q - z) * s, computed in the type of X; products accumulate in CT.
 // docs/Quantized.md describes the layout; bench/w4pack.py packs it.
 //
-// The structure is kernels/gemv.mlir's (a row of P shared by KT threads,
-// products accumulated in registers, one tile.reduce after the K loop), with
-// 16-byte chunks of P holding 32 weights each: every thread loads whole
-// chunks with one vector load and unpacks them in registers. The
-// unpacking is the tile.parallel of the TileLang paper's Fig. 17: weight
-// k reads word k / 8 of the fragment, shifts it by 16 (k mod 2) +
-// 4 ((k mod 8) / 2) and masks the nibble. The compiler runs the loop two
-// weights (k, k + 1) at a time: both come from one word at offsets 16
-// apart, so one shift and one mask extract the pair into the two halves of
-// a 32-bit register, and the conversion, zero point and scale are one
-// packed f16x2 / bf16x2 operation each (docs/Quantized.md): the dequantized
-// weights go to a fragment, which a second tile.parallel multiplies with X
-// into the accumulator in CT.
+// Each block owns BN rows of P, KT threads per row. A K step covers BK
+// weights of each row: word w of the step (eight weights) belongs to
+// thread w mod KT of the row's group, so that each load of a warp reads
+// KT consecutive words of P and the matching 16-byte runs of X. The copies
+// of P, X, S and Z go through shared memory in a tile.pipelined loop, so
+// that STAGES - 1 steps are in flight while the block computes one (the
+// stream of packed weights needs more bytes in flight than one step of
+// registers holds). Products accumulate in registers in CT; one
+// tile.reduce after the K loop sums each row. The unpacking is the
+// tile.parallel of the TileLang paper's Fig. 17: weight k reads word k / 8
+// of the fragment, shifts it by 16 (k mod 2) + 4 ((k mod 8) / 2) and masks
+// the nibble. The compiler runs the loop two weights (k, k + 1) at a time:
+// both come from one word at offsets 16 apart, so one shift and one mask
+// extract the pair into the two halves of a 32-bit register, and the
+// conversion, zero point and scale are one packed f16x2 / bf16x2 operation
+// each (docs/Quantized.md). The zero point is subtracted as
+// (q + ZM) - (z + ZM): q + ZM is the magic-number conversion's own bits, so
+// the pair costs one subtraction, exact for integer zero points (fractional
+// ones are rounded to integers by z + ZM). The dequantized weights go to a
+// fragment, which a second tile.parallel multiplies with X into the
+// accumulator in CT.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
-//   BK       weights per row per step: a multiple of 32 * KT
+//   BK       weights per row per step: a multiple of 8 * KT
 //   BKW      BK / 8, the 32-bit words of P per row per step
-//   G        group size: 32, 64 or 128 (G / 32 must divide KT)
+//   STAGES   steps of the pipelined K loop in flight or in use at once
+//   G        group size: 32, 64 or 128 (G / 8 must divide KT)
 //   GS       BK / G, the groups per row per step
-//   GR       G / 32, the threads sharing one scale
+//   GR       G / 8, the threads sharing one scale (words per group)
 //   AT       type of X, S, Z and Y: f16 or bf16
+//   ZM       the magic value of AT's integer conversion: 1024.0 for f16,
+//            128.0 for bf16 (set by the tile.params(AT=bf16) line)
 //   CT       type the products accumulate in during the K loop (the sums
 //            over K steps), before the f32 reduction: f16 (the default
 //            for f16; one fma.rn.f16x2 per pair of weights) or f32 (the
 //            default for bf16, by the tile.params(AT=bf16) line)
+//   MINB     blocks that must fit on one SM (tile-compile's
+//            min-blocks-per-sm, which caps the registers): 4 (128
+//            registers) for the f16-accumulating one-row build, 3 (168)
+//            where CT = f32, 0 (no cap) where BM > 1; each fits without
+//            spilling
+//
+// The pipelined loop runs on cp.async (a producer warpgroup would double
+// the block for copies this small).
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
+// tile.options(sm_90a): no-warp-specialize=true min-blocks-per-sm=${MINB}
+// tile.options(sm_80): min-blocks-per-sm=${MINB}
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
-// tile.params: G=128 GR=4 GS=8 AT=f16 CT=f16
-// tile.params(AT=bf16): CT=f32
+// tile.params: STAGES=4 G=128 GR=16 GS=8 AT=f16 CT=f16 ZM=1024.0 MINB=4
+// tile.params(AT=bf16): CT=f32 ZM=128.0
+// tile.params(CT=f32): MINB=3
+// tile.params(BM=2): MINB=0
+// tile.params(BM=4): MINB=0
+// tile.params(G=32): GR=4 GS=32
+// tile.params(G=64): GR=8 GS=16
 
-// P tile: row n on thread group n / RW (RW = BN / GROUPS), 16-byte chunk
-// c (words 4c..4c+3) of the row on thread c mod KT of the group.
+// P tile: row n on thread group n / RW (RW = BN / GROUPS); word w of the
+// row step on thread w mod KT of the group, so that each load of a warp
+// reads KT consecutive words.
 #ptile = #tile.fragment<threads = ${THREADS}, map = (n, w) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (w floordiv 4) mod ${KT},
-   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv (${KT} * 4))
-     + w floordiv (${KT} * 4)) * 4 + w mod 4)>
-// X tile: the 32 columns of each chunk of P, on every group.
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + w mod ${KT},
+   (n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
+     + w floordiv ${KT})>
+// X tile: the 8 columns of each word of P, on every group.
 #xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
-  (s0 * ${KT} + (k floordiv 32) mod ${KT},
-   (m * (${BK} floordiv (${KT} * 32)) + k floordiv (${KT} * 32)) * 32
-     + k mod 32),
+  (s0 * ${KT} + (k floordiv 8) mod ${KT},
+   (m * (${BKW} floordiv ${KT}) + k floordiv (${KT} * 8)) * 8 + k mod 8),
   replicate = ${GROUPS}>
-// Scales (and zeros): group g of row n on the G / 32 threads whose chunks
+// Scales (and zeros): group g of row n on the G / 8 threads whose words
 // it covers.
 #stile = #tile.fragment<threads = ${THREADS}, map = (n, g)[s0] ->
   ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT}
-     + (g * (${G} floordiv 32) + s0) mod ${KT},
-   (n mod (${BN} floordiv ${GROUPS})) * (${BK} floordiv (${KT} * 32))
-     + (g * (${G} floordiv 32)) floordiv ${KT}),
+     + (g * (${G} floordiv 8) + s0) mod ${KT},
+   (n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
+     + (g * (${G} floordiv 8)) floordiv ${KT}),
   replicate = ${GR}>
 // The dequantized weights: (n, k) where word k / 8 of row n is loaded.
 #wtile = #tile.fragment<threads = ${THREADS}, map = (n, k) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
-   ((n mod (${BN} floordiv ${GROUPS})) * (${BK} floordiv (${KT} * 32))
-     + k floordiv (${KT} * 32)) * 32 + k mod 32)>
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 8) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
+     + k floordiv (${KT} * 8)) * 8 + k mod 8)>
 // Products: element (m, n, k) where weight (n, k) is unpacked.
 #acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 8) mod ${KT},
    ((m * (${BN} floordiv ${GROUPS}) + n mod (${BN} floordiv ${GROUPS}))
-       * (${BK} floordiv (${KT} * 32))
-     + k floordiv (${KT} * 32)) * 32 + k mod 32)>
+       * (${BKW} floordiv ${KT})
+     + k floordiv (${KT} * 8)) * 8 + k mod 8)>
 
 func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                       %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
@@ -91,31 +117,61 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %psh = tile.alloc
+        : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
-    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
-    %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
-    %z = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
-    %wd = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
-    %wc = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${CT}, #tile.fragment>
-    %xc = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${CT}, #tile.fragment>
+    %xsh = tile.alloc
+        : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+    %x = tile.alloc {layout = #xtile}
+        : memref<${BM}x${BK}x${AT}, #tile.fragment>
+    %ssh = tile.alloc
+        : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %s = tile.alloc {layout = #stile}
+        : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %zsh = tile.alloc
+        : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %z = tile.alloc {layout = #stile}
+        : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %wd = tile.alloc {layout = #wtile}
+        : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %wc = tile.alloc {layout = #wtile}
+        : memref<${BN}x${BK}x${CT}, #tile.fragment>
+    %xc = tile.alloc {layout = #xtile}
+        : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
         : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
     tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
-    scf.for %t = %c0 to %steps step %c1 {
+    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
       %k0 = arith.muli %t, %bk : index
       %b0 = arith.muli %t, %bkw : index
       %g0 = arith.muli %t, %gs : index
-      tile.copy %P[%n0, %b0] -> %p
-          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #tile.fragment>
-      tile.copy %X[%m0, %k0] -> %x
-          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
-      tile.copy %S[%n0, %g0] -> %s
-          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
-      tile.copy %Z[%n0, %g0] -> %z
-          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.copy %P[%n0, %b0] -> %psh
+          : memref<?x?xi32>
+         -> memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+      tile.copy %psh -> %p
+          : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BKW}xi32, #tile.fragment>
+      tile.copy %X[%m0, %k0] -> %xsh
+          : memref<?x?x${AT}>
+         -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %xsh -> %x
+          : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BM}x${BK}x${AT}, #tile.fragment>
+      tile.copy %S[%n0, %g0] -> %ssh
+          : memref<?x?x${AT}>
+         -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %ssh -> %s
+          : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.copy %Z[%n0, %g0] -> %zsh
+          : memref<?x?x${AT}>
+         -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %zsh -> %z
+          : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${GS}x${AT}, #tile.fragment>
       tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
@@ -127,7 +183,8 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %odd = arith.remui %pos, %c2i : index
         %nib4 = arith.divui %pos, %c2i : index
         %g = arith.divui %k, %cg : index
-        %word = memref.load %p[%j, %kw] : memref<${BN}x${BKW}xi32, #tile.fragment>
+        %word = memref.load %p[%j, %kw]
+            : memref<${BN}x${BKW}xi32, #tile.fragment>
         // Bit offset 16 (k mod 2) + 4 ((k mod 8) / 2) of the nibble.
         %hi = arith.muli %odd, %c16i : index
         %lo = arith.muli %nib4, %c4i : index
@@ -142,7 +199,11 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %qf = arith.uitofp %q : i32 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
-        %d = arith.subf %qf, %zv : ${AT}
+        // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
+        %zm = arith.constant ${ZM} : ${AT}
+        %qb = arith.addf %qf, %zm : ${AT}
+        %zb = arith.addf %zv, %zm : ${AT}
+        %d = arith.subf %qb, %zb : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
         memref.store %w, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>
@@ -193,28 +254,51 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %psh = tile.alloc
+        : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
-    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
-    %s = tile.alloc {layout = #stile} : memref<${BN}x${GS}x${AT}, #tile.fragment>
-    %wd = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
-    %wc = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${CT}, #tile.fragment>
-    %xc = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${CT}, #tile.fragment>
+    %xsh = tile.alloc
+        : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+    %x = tile.alloc {layout = #xtile}
+        : memref<${BM}x${BK}x${AT}, #tile.fragment>
+    %ssh = tile.alloc
+        : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %s = tile.alloc {layout = #stile}
+        : memref<${BN}x${GS}x${AT}, #tile.fragment>
+    %wd = tile.alloc {layout = #wtile}
+        : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %wc = tile.alloc {layout = #wtile}
+        : memref<${BN}x${BK}x${CT}, #tile.fragment>
+    %xc = tile.alloc {layout = #xtile}
+        : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
         : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
     tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
-    scf.for %t = %c0 to %steps step %c1 {
+    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
       %k0 = arith.muli %t, %bk : index
       %b0 = arith.muli %t, %bkw : index
       %g0 = arith.muli %t, %gs : index
-      tile.copy %P[%n0, %b0] -> %p
-          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #tile.fragment>
-      tile.copy %X[%m0, %k0] -> %x
-          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
-      tile.copy %S[%n0, %g0] -> %s
-          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #tile.fragment>
+      tile.copy %P[%n0, %b0] -> %psh
+          : memref<?x?xi32>
+         -> memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+      tile.copy %psh -> %p
+          : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BKW}xi32, #tile.fragment>
+      tile.copy %X[%m0, %k0] -> %xsh
+          : memref<?x?x${AT}>
+         -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %xsh -> %x
+          : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BM}x${BK}x${AT}, #tile.fragment>
+      tile.copy %S[%n0, %g0] -> %ssh
+          : memref<?x?x${AT}>
+         -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %ssh -> %s
+          : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${GS}x${AT}, #tile.fragment>
       tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
@@ -226,7 +310,8 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %odd = arith.remui %pos, %c2i : index
         %nib4 = arith.divui %pos, %c2i : index
         %g = arith.divui %k, %cg : index
-        %word = memref.load %p[%j, %kw] : memref<${BN}x${BKW}xi32, #tile.fragment>
+        %word = memref.load %p[%j, %kw]
+            : memref<${BN}x${BKW}xi32, #tile.fragment>
         %hi = arith.muli %odd, %c16i : index
         %lo = arith.muli %nib4, %c4i : index
         %shift = arith.addi %hi, %lo : index
@@ -237,7 +322,11 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %qf = arith.uitofp %q : i32 to ${AT}
         %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = arith.constant 8.0 : ${AT}
-        %d = arith.subf %qf, %zv : ${AT}
+        // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
+        %zm = arith.constant ${ZM} : ${AT}
+        %qb = arith.addf %qf, %zm : ${AT}
+        %zb = arith.addf %zv, %zm : ${AT}
+        %d = arith.subf %qb, %zb : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
         memref.store %w, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>

@@ -15,7 +15,8 @@
 // used are recorded in each manifest as a `# params` comment. Lines
 // `// tile.options(CHIP): NAME=VALUE ...` set options of this tool (a fixed
 // set of code generation options, index-bitwidth among them) for one chip,
-// unless the command line gives them. With
+// unless the command line gives them; a VALUE `${NAME}` takes a
+// parameter's final value. With
 // --dispatch, the configurations of a tuned table's rule entries are each
 // compiled (by running this tool again) and one manifest dispatches among
 // them at launch; an entry may build a sibling kernel file instead, which
@@ -904,9 +905,13 @@ static constexpr llvm::StringLiteral chipOptionsMarker = "tile.options";
 /// Applies the `// tile.options(CHIP): NAME=VALUE...` lines of `buffer` for
 /// the chip being compiled for, except to options given on the command
 /// line (which win); lines for other chips are checked alike but change
-/// nothing. `applied` receives the NAME=VALUE assignments that took effect.
+/// nothing. A VALUE written `${PARAM}` is the final value of parameter
+/// PARAM of `params` (so an option may follow the parameters, through
+/// their keyed defaults). `applied` receives the NAME=VALUE assignments
+/// that took effect.
 static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
                                       StringRef buffer,
+                                      const std::vector<KernelParam> &params,
                                       std::vector<std::string> &applied) {
   bool ok = true;
   auto error = [&](const char *at, const Twine &message) {
@@ -935,11 +940,24 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
                 " sets no option (expected "
                 "'// tile.options(CHIP): NAME=VALUE...')");
     for (StringRef word : words) {
-      auto [name, value] = word.split('=');
-      if (!word.contains('=') || name.empty() || value.empty()) {
+      auto [name, written] = word.split('=');
+      if (!word.contains('=') || name.empty() || written.empty()) {
         error(word.data(),
               "malformed option '" + word + "' (expected NAME=VALUE)");
         continue;
+      }
+      StringRef value = written;
+      if (written.consume_front("${") && written.consume_back("}")) {
+        auto param = llvm::find_if(
+            params, [&](const KernelParam &p) { return p.name == written; });
+        if (param == params.end()) {
+          error(written.data(), "option '" + name + "' takes parameter '" +
+                                    written +
+                                    "', which has no '// tile.params:' "
+                                    "declaration");
+          continue;
+        }
+        value = param->value;
       }
       ArrayRef<FileOption> options = fileOptions();
       auto option = llvm::find_if(
@@ -955,8 +973,9 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
         continue;
       }
       if (!option->apply(value, /*set=*/false)) {
-        error(value.data(), "option '" + name + "' has value '" + value +
-                                "', expected " + option->expected);
+        // At the value as written (a parameter's value is not in the file).
+        error(name.end() + 1, "option '" + name + "' has value '" + value +
+                                  "', expected " + option->expected);
         continue;
       }
       auto [it, inserted] =
@@ -972,7 +991,7 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
       bool set = lineChip == chip && !option->option().getNumOccurrences();
       if (set) {
         (void)option->apply(value, /*set=*/true);
-        applied.push_back(word.str());
+        applied.push_back((name + "=" + value).str());
       }
     }
   }
@@ -2127,8 +2146,9 @@ int main(int argc, char **argv) {
       "min-blocks-per-sm\n"
       "  (0 to 16), fast-math, pingpong, no-tma-store, no-warp-specialize and "
       "persistent\n"
-      "  (true or false); an option given on the command line overrides the "
-      "file's value.\n");
+      "  (true or false), or '${NAME}' for parameter NAME's final value; an "
+      "option given\n"
+      "  on the command line overrides the file's value.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
@@ -2162,19 +2182,24 @@ int main(int argc, char **argv) {
   llvm::StringSet<> defined;
   if (failed(readParamDeclarations(paramsMgr, original, params)) ||
       failed(applyKeyedParams(paramsMgr, original, params, nullptr)) ||
-      failed(applyChipOptions(paramsMgr, original, fileOptionsApplied)) ||
       failed(applyDefines(params, defined)))
     return 1;
   // --print-source shows the file with this invocation's parameters; it
   // builds nothing, so it does not dispatch. Each dispatched build applies
   // the keyed defaults to its own values.
-  if (!dispatchTable.empty() && !printSource)
+  if (!dispatchTable.empty() && !printSource) {
+    if (failed(
+            applyChipOptions(paramsMgr, original, params, fileOptionsApplied)))
+      return 1;
     return runDispatch(
         context,
         llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
         paramsMgr, original, params, defined, llvm::sys::path::stem(inputFile));
+  }
+  // The options last: a `${PARAM}` value reads the parameter's final value.
   if (failed(applyKeyedParams(paramsMgr, original, params, &defined)) ||
-      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))))
+      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))) ||
+      failed(applyChipOptions(paramsMgr, original, params, fileOptionsApplied)))
     return 1;
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
   if (failed(source))
