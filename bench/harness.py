@@ -65,12 +65,31 @@ def run_tile(tile_run, manifest, inputs, outputs, references, scalars=None,
             "min_ms": float(m.group(2)) if m else None}
 
 
-def event_times(fn, reps):
-    """Times of `reps` calls of fn() in ms, each between CUDA events."""
+_FLUSH = []
+
+
+def flush_l2():
+    """Reads a 256 MiB buffer (five times an H100's or H200's L2), so that
+    the next kernel finds none of its inputs in the cache; queued before a
+    timed call, it also keeps the device busy while the host launches that
+    call, so the launch's host cost stays out of the time. A read, not a
+    write: dirty lines left in L2 would be written back during the timed
+    kernel and take its memory bandwidth."""
+    if not _FLUSH:
+        _FLUSH.append(torch.ones(64 << 20, dtype=torch.float32,
+                                 device="cuda"))
+    _FLUSH[0].sum()
+
+
+def event_times(fn, reps, flush=False):
+    """Times of `reps` calls of fn() in ms, each between CUDA events; with
+    `flush`, each after flush_l2()."""
     times = []
     for _ in range(reps):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
+        if flush:
+            flush_l2()
         start.record()
         fn()
         end.record()
@@ -79,12 +98,15 @@ def event_times(fn, reps):
     return times
 
 
-def time_torch(fn, reps=100, warmup=10):
-    """Median and minimum time of fn() in ms, each call between events."""
+def time_torch(fn, reps=100, warmup=10, flush=False):
+    """Median and minimum time of fn() in ms, each call between events;
+    with `flush`, from a cold L2 with the launch's host cost hidden
+    (flush_l2): for memory-bound kernels whose inputs would otherwise stay
+    in the cache between calls."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = event_times(fn, reps)
+    times = event_times(fn, reps, flush)
     return statistics.median(times), min(times)
 
 
