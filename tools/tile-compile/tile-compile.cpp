@@ -185,6 +185,9 @@ static cl::opt<bool> printOpOnError(
 /// lines that this compile took (the command line overrides the rest),
 /// recorded in each manifest.
 static std::vector<std::string> fileOptionsApplied;
+/// The options among those whose file value is a parameter (`${NAME}`):
+/// each --dispatch build resolves them from its own parameters.
+static llvm::StringSet<> fileOptionsFromParams;
 
 /// Prints the manifest comment that records `fileOptionsApplied`, if any.
 static void printFileOptions(raw_ostream &os) {
@@ -628,6 +631,14 @@ struct KernelParam {
 };
 } // namespace
 
+/// The declared parameter `name` of `params`, or null.
+static KernelParam *findParam(std::vector<KernelParam> &params,
+                              StringRef name) {
+  auto it = llvm::find_if(params,
+                          [&](const KernelParam &p) { return p.name == name; });
+  return it == params.end() ? nullptr : &*it;
+}
+
 /// The marker of a parameter declaration line, after `//`.
 static constexpr llvm::StringLiteral paramsMarker = "tile.params:";
 
@@ -726,9 +737,8 @@ static LogicalResult applyDefines(std::vector<KernelParam> &params,
       ok = false;
       continue;
     }
-    auto param = llvm::find_if(
-        params, [&](const KernelParam &p) { return p.name == name; });
-    if (param == params.end()) {
+    KernelParam *param = findParam(params, name);
+    if (!param) {
       llvm::errs() << "tile-compile: -D " << name << ": " << inputFile
                    << " declares no parameter '" << name << "'";
       if (params.empty()) {
@@ -764,9 +774,8 @@ applyDefaultLine(StringRef assignments, StringRef key,
             "malformed parameter default '" + word + "' (expected NAME=VALUE)");
       continue;
     }
-    auto param = llvm::find_if(
-        params, [&](const KernelParam &p) { return p.name == name; });
-    if (param == params.end()) {
+    KernelParam *param = findParam(params, name);
+    if (!param) {
       error(word.data(), "parameter '" + name + "' has a default for " + key +
                              " but no '// tile.params:' declaration");
       continue;
@@ -798,10 +807,6 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
                            llvm::SourceMgr::DK_Error, message);
     ok = false;
   };
-  auto declared = [&](StringRef name) {
-    return llvm::find_if(params,
-                         [&](const KernelParam &p) { return p.name == name; });
-  };
   for (StringRef text : markedLines(buffer, chipParamsMarker)) {
     auto [key, assignments] = text.split("):");
     bool condition = text.contains("):") && key.contains('=');
@@ -825,8 +830,8 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
                              "NAME=VALUE...')");
       continue;
     }
-    auto param = declared(keyName);
-    if (param == params.end()) {
+    KernelParam *param = findParam(params, keyName);
+    if (!param) {
       error(key.data(), "parameter '" + keyName +
                             "' of the condition has no '// tile.params:' "
                             "declaration");
@@ -911,7 +916,7 @@ static constexpr llvm::StringLiteral chipOptionsMarker = "tile.options";
 /// that took effect.
 static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
                                       StringRef buffer,
-                                      const std::vector<KernelParam> &params,
+                                      std::vector<KernelParam> &params,
                                       std::vector<std::string> &applied) {
   bool ok = true;
   auto error = [&](const char *at, const Twine &message) {
@@ -947,10 +952,10 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
         continue;
       }
       StringRef value = written;
-      if (written.consume_front("${") && written.consume_back("}")) {
-        auto param = llvm::find_if(
-            params, [&](const KernelParam &p) { return p.name == written; });
-        if (param == params.end()) {
+      bool fromParam = written.consume_front("${") && written.consume_back("}");
+      if (fromParam) {
+        KernelParam *param = findParam(params, written);
+        if (!param) {
           error(written.data(), "option '" + name + "' takes parameter '" +
                                     written +
                                     "', which has no '// tile.params:' "
@@ -992,6 +997,8 @@ static LogicalResult applyChipOptions(llvm::SourceMgr &sourceMgr,
       if (set) {
         (void)option->apply(value, /*set=*/true);
         applied.push_back((name + "=" + value).str());
+        if (fromParam)
+          fileOptionsFromParams.insert(name);
       }
     }
   }
@@ -2038,9 +2045,12 @@ static int runDispatch(MLIRContext &context, StringRef self,
     // The options a kernel file may set, with the values this run took
     // (from the command line or the file), given explicitly so that each
     // build agrees with them whatever the file says; another file's
-    // build takes those of the command line and of its own file.
+    // build takes those of the command line and of its own file, and an
+    // option the file sets from a parameter is left to each build, whose
+    // parameters differ.
     for (const FileOption &option : fileOptions()) {
-      if (build.sibling && !option.option().getNumOccurrences())
+      if ((build.sibling || fileOptionsFromParams.contains(option.name)) &&
+          !option.option().getNumOccurrences())
         continue;
       std::string value =
           option.flag ? (*option.flag ? "true" : "false")

@@ -330,9 +330,9 @@ def TileNarrowIntToFloat : Pass<"tile-narrow-int-to-float"> {
     type. A `arith.subf` of a constant from the conversion subtracts the
     sum of both instead, and an `arith.addf` of one subtracts their
     difference (nothing when the constant is the magic value: `x + 1024.0`
-    is the bits themselves), where that sum or difference is exact. On `vector<2x...>` the
-    integer and float steps each take one 32-bit operation (`or.b32`,
-    `sub.f16x2`).
+    is the bits themselves), where that sum or difference is exact. On
+    `vector<2x...>` the integer and float steps each take one 32-bit
+    operation (`or.b32`, `sub.f16x2`).
 
     A `vector<2xi16>` truncated from lanes `(w >> s) & m` and
     `(w >> (s + 16)) & m` of one 32-bit `w` (with `m` below 2^16) becomes
