@@ -42,11 +42,9 @@ CHECK-NEXT: PASS
 #include <string.h>
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tile-rt-dispatch DIR\n");
+  const char *dir = directoryArgument(argc, argv, "tile-rt-dispatch");
+  if (!dir)
     return 2;
-  }
-  const char *dir = argv[1];
   // Rules name memref sizes (M.dim0) and integer scalars (K).
   tileRtManifest m;
   if (tileRtManifestParseString("tile-launch-manifest 2\n"

@@ -185,11 +185,9 @@ static void writeGemm(const char *dir, const char *name, int bits, int block,
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tile-rt-index32 DIR\n");
+  const char *dir = directoryArgument(argc, argv, "tile-rt-index32");
+  if (!dir)
     return 2;
-  }
-  const char *dir = argv[1];
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (startStandInDriver(lastLaunch != NULL))
     return 1;

@@ -134,11 +134,9 @@ static void launchDispatch(tileRtKernel *k, tileRtArgValue *args, int64_t m,
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tile-rt-launch-cache DIR\n");
+  const char *dir = directoryArgument(argc, argv, "tile-rt-launch-cache");
+  if (!dir)
     return 2;
-  }
-  const char *dir = argv[1];
   encodes = (long (*)(void))fakeDriverSymbol("fakeCudaTensorMapEncodes");
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (startStandInDriver(encodes && lastLaunch))

@@ -94,11 +94,9 @@ static const char persistent[] =
     "grid x min(ceildiv(n, 256), resident_blocks)\n";
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tile-rt-resident DIR\n");
+  const char *dir = directoryArgument(argc, argv, "tile-rt-resident");
+  if (!dir)
     return 2;
-  }
-  const char *dir = argv[1];
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   if (startStandInDriver(lastLaunch != NULL))
     return 1;

@@ -203,11 +203,9 @@ static void writeGemm(const char *dir, const char *file, const char *name,
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tile-rt-view DIR\n");
+  const char *dir = directoryArgument(argc, argv, "tile-rt-view");
+  if (!dir)
     return 2;
-  }
-  const char *dir = argv[1];
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   lastDescriptor = (long (*)(int, uint64_t *, int64_t *))fakeDriverSymbol(
       "fakeCudaLastDescriptor");

@@ -32,6 +32,16 @@ static inline void *fakeDriverSymbol(const char *name) {
   return driver ? dlsym(driver, name) : NULL;
 }
 
+/// The directory the test writes its files to, its one argument; null
+/// after a usage line naming `program` when the arguments are not that.
+static inline const char *directoryArgument(int argc, char **argv,
+                                            const char *program) {
+  if (argc == 2)
+    return argv[1];
+  fprintf(stderr, "usage: %s DIR\n", program);
+  return NULL;
+}
+
 /// Initialises the runtime on the stand-in driver once the test has found
 /// the driver's report functions it needs (`found`): 0, or 1 after a FAIL
 /// line naming the runtime's last error.
