@@ -48,5 +48,10 @@ run gemv_w4a16-f16-g128-f32acc kernels/gemv_w4a16.mlir -D CT=f32
 # weights serves every row.
 run gemv_w4a16-f16-g128-m2 kernels/gemv_w4a16.mlir -D BM=2
 run gemv_w4a16-f16-g128-m4 kernels/gemv_w4a16.mlir -D BM=4 -D BN=4
+# The tensor-core kernel for m <= 16 (f32 accumulation).
+for g in 32 64 128; do
+  run "gemv_w4a16_mma-f16-g$g" kernels/gemv_w4a16_mma.mlir -D G=$g
+done
+run gemv_w4a16_mma-bf16-g128 kernels/gemv_w4a16_mma.mlir -D AT=bf16
 [ -f kernels/gemm_w4a16.mlir ] && run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
 echo "wrote $out"

@@ -8,8 +8,8 @@ torch and times next to cuBLAS and the copy bandwidth, in one process.
 KERNELS_DIR is what bench/build_gemv_kernels.sh wrote: one folder per
 configuration (gemv-f16, gemv-bf16, gemv-f16-m4, gemv_w4a16-f16-gG,
 gemv_w4a16-bf16-g128, gemv_w4a16-f16-g128-f32acc, gemv_w4a16-f16-g128-m2,
-gemv_w4a16-f16-g128-m4, gemm_w4a16-f16-g128), each
-with its manifests. Launches go through the
+gemv_w4a16-f16-g128-m4, gemv_w4a16_mma-f16-gG, gemv_w4a16_mma-bf16-g128,
+gemm_w4a16-f16-g128), each with its manifests. Launches go through the
 Python package (python/tile, imported from the source tree) on torch
 tensors, on torch's current stream.
 
@@ -28,7 +28,9 @@ tensors, on torch's current stream.
       against cuBLAS on that matrix in f16; f16 builds accumulating in f16
       (the kernel's default CT) are held to an f16-accumulation bound
       (w4_tolerance), the others to the f32 one; at m = 16 also the
-      configurations with two and four rows of X per block (-m2, -m4).
+      configurations with two and four rows of X per block (-m2, -m4) and
+      the tensor-core kernel (gemv_w4a16_mma-*: timed at m = 16, checked
+      at m = 5 too). --configs limits part (c) to the folders it lists.
   (d) W4A16 GEMM at the paper's M1 and M5 (Table 1) against fp16 cuBLAS.
 
 Correctness: fresh random inputs with no zeros per shape (floats in
@@ -133,6 +135,13 @@ def w4_configs(root):
                   (16,)))
     found.append(("gemv_w4a16-f16-g128-m4", "gemv_w4a16", 128, "f16", "f16",
                   (16,)))
+    # The tensor-core kernel for a few rows of X (f32 accumulation), timed
+    # at m = 16 and checked at m = 5 (rows of X past M).
+    for g in W4_GROUPS:
+        found.append((f"gemv_w4a16_mma-f16-g{g}", "gemv_w4a16_mma", g, "f16",
+                      "f32", (5, 16)))
+    found.append(("gemv_w4a16_mma-bf16-g128", "gemv_w4a16_mma", 128, "bf16",
+                  "f32", (5, 16)))
     return found
 
 
@@ -330,7 +339,10 @@ def run(args):
     # (c) W4A16 GEMV.
     if args.part in ("all", "c"):
         rows, ratios = [], {}
+        goals = {1: GOAL_W4_M1, 16: GOAL_W4_M16}
         for folder, kernel, g, at, ct, ms in w4_configs(args.kernels):
+            if args.configs and folder not in args.configs.split(","):
+                continue
             for symmetric in (False, True):
                 fn = load(folder, kernel + ("_sym" if symmetric else ""))
                 shapes = GEMV_SHAPES + RAGGED
@@ -351,7 +363,7 @@ def run(args):
                                            w4_tolerance(x, wdq, ct, at))
                         timed_here = (ok and not args.check_only and
                                       name != "ragged" and at == "f16" and
-                                      g == 128)
+                                      g == 128 and m in goals)
                         if not timed_here:
                             rows.append(label + [status, "-", "-", "-"])
                         else:
@@ -366,7 +378,6 @@ def run(args):
         print(markdown_table(["config", "form", "m", "shape", "NxK",
                               "check", "tile us", "fp16 cuBLAS us",
                               "cuBLAS / tile"], rows))
-        goals = {1: GOAL_W4_M1, 16: GOAL_W4_M16}
         for (m, folder, form), found in sorted(ratios.items()):
             low, goal = min(found), goals[m]
             geo = math.exp(sum(map(math.log, found)) / len(found))
@@ -430,6 +441,8 @@ def main():
                         help="size of the copy that measures the bandwidth")
     parser.add_argument("--part", choices=("all", "a", "b", "c", "d"),
                         default="all")
+    parser.add_argument("--configs", default="",
+                        help="part (c): only these folders (comma-separated)")
     parser.add_argument("--check-only", action="store_true",
                         help="check correctness; time nothing")
     parser.add_argument("--dry", action="store_true",

@@ -1,0 +1,256 @@
+// The tile library W4A16 GEMV for a few rows of X (m up to 16, decoding
+// a batch) on the tensor cores: Y = X * dequant(P)^T in the weight layout
+// of kernels/gemv_w4a16.mlir (docs/Quantized.md; bench/w4pack.py packs
+// it), so one packed model serves the one-row GEMV, this kernel and the
+// GEMM. `gemv_w4a16_mma` takes zero points Z, `gemv_w4a16_mma_sym`
+// subtracts 8.
+//
+// The one-row kernel spends one packed multiply-add per pair of weights
+// and row of X; for 16 rows that is 16 times the arithmetic of the
+// unpacking. Here the product runs transposed on the tensor cores: each
+// block owns BN rows of P and computes Y^T's BN x BM tile as
+// dequant(P) * X^T, the dequantized weights a register fragment in the
+// A-operand layout of the instruction (the rs form), X^T read from shared
+// memory as the B operand. Each K step copies the block's BN x BK / 8
+// words of P, its scales (and zeros) and X's BM x BK tile into shared
+// memory in a cp.async pipeline; the tile.parallel of the TileLang paper's
+// Fig. 17 unpacks P into the fragment (the pairs of weights a thread holds
+// sit 16 bits apart in one word, so they unpack, convert and scale as
+// f16x2 / bf16x2 operations), and one tile.gemm multiplies. Rows of X past
+// M are zeros (the masked copy), so any m works; m <= 16 is what the tile
+// is made for. The BN x BM accumulator goes through shared memory to be
+// stored transposed, one row of Y per pass of the block's threads.
+//
+// Parameters (tile-compile -D NAME=VALUE):
+//   THREADS  threads per block: BN / 16 warps, one per 16 rows of P
+//   BN       rows of P (columns of Y) per block
+//   BM       rows of X per block: 16 (8 or 16 on sm_80's mma.sync)
+//   BK       weights per row per step, a multiple of 16; G divides BK or
+//            BK divides G
+//   BKW      BK / 8, the 32-bit words of P per row per step
+//   GS       scales per row per step: BK / G, at least 1
+//   STAGES   steps of the pipelined K loop in flight or in use at once
+//   G        group size: 32, 64 or 128
+//   AT       type of X, S, Z and Y: f16 or bf16
+//   ZM       the magic value of AT's integer conversion: 1024.0 for f16,
+//            128.0 for bf16 (set by the tile.params(AT=bf16) line)
+// gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages (the four of
+// the NVIDIA build take 70 KiB), two waves; never run on an AMD GPU.
+// tile.params(gfx942): STAGES=2
+// tile.params(gfx90a): STAGES=2
+// tile.options(sm_90a): no-warp-specialize=true index-bitwidth=32
+// tile.options(sm_80): index-bitwidth=32
+//
+// tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=4
+// tile.params: G=128 AT=f16 ZM=1024.0
+// tile.params(AT=bf16): ZM=128.0
+// tile.params(G=64): GS=4
+// tile.params(G=32): GS=8
+
+func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
+                          %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
+                          %Y: memref<?x?x${AT}>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %bk = arith.constant ${BK} : index
+  %bkw = arith.constant ${BKW} : index
+  %g = arith.constant ${G} : index
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %P, %c0 : memref<?x?xi32>
+  %gx = arith.ceildivui %N, %bn : index
+  %gy = arith.ceildivui %M, %bm : index
+  %steps = arith.ceildivui %K, %bk : index
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+    %psh = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+    %ssh = tile.alloc : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %zsh = tile.alloc : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
+    %ysh = tile.alloc : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+    tile.clear %cf : memref<${BN}x${BM}xf32, #tile.fragment>
+    %n0 = arith.muli %bx, %bn : index
+    %m0 = arith.muli %by, %bm : index
+    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
+      %k0 = arith.muli %t, %bk : index
+      %w0 = arith.muli %t, %bkw : index
+      // The step's first group; with BK < G a step lies inside one group.
+      %g0 = arith.divui %k0, %g : index
+      tile.copy %X[%m0, %k0] -> %xsh
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %P[%n0, %w0] -> %psh
+          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+      tile.copy %S[%n0, %g0] -> %ssh
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %Z[%n0, %g0] -> %zsh
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %c8i = arith.constant 8 : index
+        %c16i = arith.constant 16 : index
+        %cg = arith.constant ${G} : index
+        %kw = arith.divui %k, %c8i : index
+        %pos = arith.remui %k, %c8i : index
+        %odd = arith.remui %pos, %c2i : index
+        %nib4 = arith.divui %pos, %c2i : index
+        %gi = arith.divui %k, %cg : index
+        %word = memref.load %psh[%j, %kw]
+            : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+        // Bit offset 16 (k mod 2) + 4 ((k mod 8) / 2) of the nibble.
+        %hi = arith.muli %odd, %c16i : index
+        %lo = arith.muli %nib4, %c4i : index
+        %shift = arith.addi %hi, %lo : index
+        %shift32 = arith.index_cast %shift : index to i32
+        %nib = arith.shrui %word, %shift32 : i32
+        %c15 = arith.constant 15 : i32
+        %q = arith.andi %nib, %c15 : i32
+        %qf = arith.uitofp %q : i32 to ${AT}
+        %sv = memref.load %ssh[%j, %gi]
+            : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+        %zv = memref.load %zsh[%j, %gi]
+            : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+        // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
+        %zm = arith.constant ${ZM} : ${AT}
+        %qb = arith.addf %qf, %zm : ${AT}
+        %zb = arith.addf %zv, %zm : ${AT}
+        %d = arith.subf %qb, %zb : ${AT}
+        %w = arith.mulf %d, %sv : ${AT}
+        memref.store %w, %wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
+      }
+      tile.gemm %wf, %xsh -> %cf transpose_b policy(full_row)
+          : memref<${BN}x${BK}x${AT}, #tile.fragment>,
+            memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BM}xf32, #tile.fragment>
+    }
+    tile.copy %cf -> %ysh : memref<${BN}x${BM}xf32, #tile.fragment>
+        -> memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    // Y[m0 + i, n0 + j] = Y^T tile (j, i): consecutive threads store
+    // consecutive columns of a row of Y.
+    %tid = gpu.thread_id x
+    %threads = arith.constant ${THREADS} : index
+    %all = arith.muli %bm, %bn : index
+    scf.for %e = %tid to %all step %threads {
+      %i = arith.divui %e, %bn : index
+      %j = arith.remui %e, %bn : index
+      %m = arith.addi %m0, %i : index
+      %n = arith.addi %n0, %j : index
+      %rowIn = arith.cmpi ult, %m, %M : index
+      %colIn = arith.cmpi ult, %n, %N : index
+      %in = arith.andi %rowIn, %colIn : i1
+      scf.if %in {
+        %v = memref.load %ysh[%j, %i]
+            : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+        %o = arith.truncf %v : f32 to ${AT}
+        memref.store %o, %Y[%m, %n] : memref<?x?x${AT}>
+      }
+    }
+  }
+  return
+}
+
+// The symmetric form: no zero points, q - 8.
+func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
+                              %S: memref<?x?x${AT}>, %Y: memref<?x?x${AT}>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bm = arith.constant ${BM} : index
+  %bn = arith.constant ${BN} : index
+  %bk = arith.constant ${BK} : index
+  %bkw = arith.constant ${BKW} : index
+  %g = arith.constant ${G} : index
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %P, %c0 : memref<?x?xi32>
+  %gx = arith.ceildivui %N, %bn : index
+  %gy = arith.ceildivui %M, %bm : index
+  %steps = arith.ceildivui %K, %bk : index
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+    %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+    %psh = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+    %ssh = tile.alloc : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+    %wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
+    %ysh = tile.alloc : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+    tile.clear %cf : memref<${BN}x${BM}xf32, #tile.fragment>
+    %n0 = arith.muli %bx, %bn : index
+    %m0 = arith.muli %by, %bm : index
+    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
+      %k0 = arith.muli %t, %bk : index
+      %w0 = arith.muli %t, %bkw : index
+      // The step's first group; with BK < G a step lies inside one group.
+      %g0 = arith.divui %k0, %g : index
+      tile.copy %X[%m0, %k0] -> %xsh
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+      tile.copy %P[%n0, %w0] -> %psh
+          : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+      tile.copy %S[%n0, %g0] -> %ssh
+          : memref<?x?x${AT}> -> memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %c8i = arith.constant 8 : index
+        %c16i = arith.constant 16 : index
+        %cg = arith.constant ${G} : index
+        %kw = arith.divui %k, %c8i : index
+        %pos = arith.remui %k, %c8i : index
+        %odd = arith.remui %pos, %c2i : index
+        %nib4 = arith.divui %pos, %c2i : index
+        %gi = arith.divui %k, %cg : index
+        %word = memref.load %psh[%j, %kw]
+            : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
+        // Bit offset 16 (k mod 2) + 4 ((k mod 8) / 2) of the nibble.
+        %hi = arith.muli %odd, %c16i : index
+        %lo = arith.muli %nib4, %c4i : index
+        %shift = arith.addi %hi, %lo : index
+        %shift32 = arith.index_cast %shift : index to i32
+        %nib = arith.shrui %word, %shift32 : i32
+        %c15 = arith.constant 15 : i32
+        %q = arith.andi %nib, %c15 : i32
+        %qf = arith.uitofp %q : i32 to ${AT}
+        %sv = memref.load %ssh[%j, %gi]
+            : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
+        %zv = arith.constant 8.0 : ${AT}
+        // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
+        %zm = arith.constant ${ZM} : ${AT}
+        %qb = arith.addf %qf, %zm : ${AT}
+        %zb = arith.addf %zv, %zm : ${AT}
+        %d = arith.subf %qb, %zb : ${AT}
+        %w = arith.mulf %d, %sv : ${AT}
+        memref.store %w, %wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
+      }
+      tile.gemm %wf, %xsh -> %cf transpose_b policy(full_row)
+          : memref<${BN}x${BK}x${AT}, #tile.fragment>,
+            memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BM}xf32, #tile.fragment>
+    }
+    tile.copy %cf -> %ysh : memref<${BN}x${BM}xf32, #tile.fragment>
+        -> memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    // Y[m0 + i, n0 + j] = Y^T tile (j, i): consecutive threads store
+    // consecutive columns of a row of Y.
+    %tid = gpu.thread_id x
+    %threads = arith.constant ${THREADS} : index
+    %all = arith.muli %bm, %bn : index
+    scf.for %e = %tid to %all step %threads {
+      %i = arith.divui %e, %bn : index
+      %j = arith.remui %e, %bn : index
+      %m = arith.addi %m0, %i : index
+      %n = arith.addi %n0, %j : index
+      %rowIn = arith.cmpi ult, %m, %M : index
+      %colIn = arith.cmpi ult, %n, %N : index
+      %in = arith.andi %rowIn, %colIn : i1
+      scf.if %in {
+        %v = memref.load %ysh[%j, %i]
+            : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
+        %o = arith.truncf %v : f32 to ${AT}
+        memref.store %o, %Y[%m, %n] : memref<?x?x${AT}>
+      }
+    }
+  }
+  return
+}
