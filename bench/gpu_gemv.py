@@ -449,6 +449,11 @@ def main():
                         help="no GPU: check the shape lists and, with "
                              "--kernels, list the artifacts")
     args = parser.parse_args()
+    unknown = (set(filter(None, args.configs.split(",")))
+               - {c[0] for c in w4_configs(args.kernels)})
+    if unknown:
+        parser.error("--configs: no W4A16 GEMV configuration named "
+                     + ", ".join(sorted(unknown)))
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if args.dry:
         return dry(args)

@@ -24,7 +24,8 @@
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS  threads per block: BN / 16 warps, one per 16 rows of P
 //   BN       rows of P (columns of Y) per block
-//   BM       rows of X per block: 16 (8 or 16 on sm_80's mma.sync)
+//   BM       rows of X per block: 16 (8 also compiles, as n8 instructions;
+//            not measured)
 //   BK       weights per row per step, a multiple of 16; G divides BK or
 //            BK divides G
 //   BKW      BK / 8, the 32-bit words of P per row per step
