@@ -4,8 +4,9 @@
 // once, and each block walks the output tiles of the original grid: tile t
 // = blockIdx.x, blockIdx.x + gridDim.x, ... The per-tile fixed cost (the
 // pipeline's fill, the epilogue) then overlaps with the neighbouring
-// tiles' work where the body is warp-specialized: the producer warpgroup
-// runs into the next tile while the consumers store this one. The block
+// tiles' work: a warp-specialized producer warpgroup, or a cp.async
+// pipeline's copies ahead, run into the next tile while this one is
+// stored (PipelineLoops.cpp). The block
 // indices of a tile, and their rasterization, are computed in the kernel,
 // so convert-tile-to-gpu only shrinks the grid.
 //

@@ -19,7 +19,11 @@
 // i - 1, which the producers of this iteration overwrite. With d = 0 the
 // producers run in their own iteration, followed by a wait, a barrier, the
 // consumers and a barrier. `d` is stages - 1, or what the `stage` clause
-// says; `order` sets the issue order inside an iteration.
+// says; `order` sets the issue order inside an iteration. In the tile loop
+// of a persistent kernel the pipeline runs on across the block's tiles
+// where every tile has the same trip count: the prologue moves before the
+// tile loop and the copies ahead of a tile's last steps are the next
+// tile's first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +130,49 @@ static std::string dependsOnBody(PipelinedOp loop, Operation *op) {
     llvm::append_range(work, def->getOperands());
   }
   return "";
+}
+
+/// Whether the cp.async pipeline of `loop`, directly in the tile loop
+/// `tiles` of a persistent kernel, can run on across tiles: the loop's
+/// bounds are the same for every tile (defined outside `tiles`), and what
+/// the `producers` read from the tile's body outside `loop` is computed
+/// from the tile index by side-effect-free operations. Those, and the
+/// operations of the loop's body that the producers read, are added to
+/// `needed`: what must be computed again for an iteration of a later tile
+/// (and no more, as the rest may read the current tile's values).
+static bool runsAcrossTiles(scf::ForOp tiles, PipelinedOp loop,
+                            ArrayRef<Operation *> producers,
+                            llvm::DenseSet<Operation *> &needed) {
+  if (!tiles || loop->getParentOp() != tiles ||
+      !llvm::all_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(),
+                               loop.getStep()},
+                    [&](Value v) { return tiles.isDefinedOutsideOfLoop(v); }))
+    return false;
+  SmallVector<Value> work;
+  for (Operation *op : producers)
+    llvm::append_range(work, op->getOperands());
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || tiles.isDefinedOutsideOfLoop(v) ||
+        v == tiles.getInductionVar() || v == loop.getInductionVar())
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    // The loop body's own operations are pure (dependsOnBody()).
+    if (def->getParentOp() == loop) {
+      needed.insert(def);
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    if (def->getBlock() != tiles.getBody() || !def->isBeforeInBlock(loop) ||
+        def->getNumRegions() || !isMemoryEffectFree(def))
+      return false;
+    needed.insert(def);
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
 }
 
 /// A producer copy issued as TMA loads: a rows x cols tile read as
@@ -705,7 +752,14 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     slotted[alloc.getResult()] = big.getResult();
   }
 
-  OpBuilder b(loop);
+  // In a persistent kernel without warp specialization, the pipeline runs
+  // on across the block's tiles where it can: the copies of the next tile's
+  // first steps are issued during this tile's last steps and its epilogue,
+  // as the warp-specialized producer does.
+  llvm::DenseSet<Operation *> tileValues;
+  bool across = !specialize && distance > 0 &&
+                runsAcrossTiles(tiles, loop, producers, tileValues);
+  OpBuilder b(across ? tiles.getOperation() : loop.getOperation());
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -746,9 +800,10 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   auto publish = [&] { emitSharedBarrier(b, loc, asyncReaders); };
   // Clones `ops` for iteration `iter` (an index from 0) using slot `slot`
   // of the multi-buffered allocations, with the body's pure operations
-  // first.
-  auto emit = [&](ArrayRef<Operation *> ops, Value iter, Value slot) {
-    IRMapping map;
+  // first, starting from the values of `base` where given.
+  auto emit = [&](ArrayRef<Operation *> ops, Value iter, Value slot,
+                  const IRMapping *base = nullptr) {
+    IRMapping map = base ? *base : IRMapping();
     Value iv = arith::AddIOp::create(b, loc, lb,
                                      arith::MulIOp::create(b, loc, iter, step));
     map.map(loop.getInductionVar(), iv);
@@ -768,7 +823,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
                        .getResult());
     }
     for (Operation &op : body)
-      if (isPure(&op))
+      if (isPure(&op) && (!base || tileValues.contains(&op)))
         b.clone(op, map);
     for (Operation *op : ops) {
       Operation *clone = b.clone(*op, map);
@@ -787,6 +842,58 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     emit(ops, iter, slotOf(iter));
+  };
+  // Across tiles, the block numbers its iterations from its first tile
+  // (iteration i of its q-th tile is q * trips + i) and the copies ahead
+  // are those of step `step` of tile `tile`, into the slot of iteration
+  // `iter`, when that tile exists. They read that tile's values
+  // (`tileValues`), computed again from its index unless it is `current`,
+  // the tile being run, whose values are at hand: the index arithmetic
+  // (divisions by the grid's extents) then runs only near a tile's end.
+  SmallVector<Value> tileResults;
+  if (across)
+    for (Operation &op : tiles.getBody()->without_terminator())
+      if (tileValues.contains(&op))
+        llvm::append_range(tileResults, op.getResults());
+  auto emitProducersOfTile = [&](ArrayRef<Operation *> ops, Value tile,
+                                 Value step, Value iter, Value current) {
+    Value exists = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, c(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile,
+                              tiles.getUpperBound()));
+    auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    auto cloneTileValues = [&](IRMapping &map) {
+      map.map(tiles.getInductionVar(), tile);
+      for (Operation &op : tiles.getBody()->without_terminator())
+        if (tileValues.contains(&op))
+          b.clone(op, map);
+    };
+    IRMapping map;
+    if (!current || tileResults.empty()) {
+      cloneTileValues(map);
+    } else {
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tile,
+                                         current);
+      auto pick = scf::IfOp::create(b, loc, ValueRange(tileResults).getTypes(),
+                                    same, /*withElse=*/true);
+      b.setInsertionPointToStart(pick.thenBlock());
+      scf::YieldOp::create(b, loc, tileResults);
+      b.setInsertionPointToStart(pick.elseBlock());
+      IRMapping other;
+      cloneTileValues(other);
+      scf::YieldOp::create(b, loc,
+                           llvm::map_to_vector(tileResults, [&](Value v) {
+                             return other.lookup(v);
+                           }));
+      b.setInsertionPointAfter(pick);
+      map.map(tiles.getInductionVar(), tile);
+      for (auto [old, picked] : llvm::zip(tileResults, pick.getResults()))
+        map.map(old, picked);
+    }
+    emit(ops, step, slotOf(iter), &map);
   };
 
   if (specialize) {
@@ -815,21 +922,60 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     auto prologue = scf::ForOp::create(b, loc, c(0), c(distance), c(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prologue.getBody()->getTerminator());
-    emitProducers(SmallVector<Operation *>(producers.begin(), producers.end()),
-                  prologue.getInductionVar());
+    SmallVector<Operation *> all(producers.begin(), producers.end());
+    Value s = prologue.getInductionVar();
+    if (across) {
+      Value perTile = arith::MaxUIOp::create(b, loc, trips, c(1));
+      Value tile = arith::AddIOp::create(
+          b, loc, tiles.getLowerBound(),
+          arith::MulIOp::create(b, loc,
+                                arith::DivUIOp::create(b, loc, s, perTile),
+                                tiles.getStep()));
+      emitProducersOfTile(all, tile, arith::RemUIOp::create(b, loc, s, perTile),
+                          s, Value());
+    } else {
+      emitProducers(all, s);
+    }
     commit();
   }
-  auto forOp = scf::ForOp::create(b, loc, c(0), trips, c(1));
+  // Across tiles, the prologue runs once before the tile loop. The main
+  // loop of the q-th tile of the block numbers its iterations from
+  // q * trips and carries the tile and step of the copies ahead, which
+  // move to the next tile of the block after its last step.
+  Value before;
+  SmallVector<Value> cursor;
+  if (across) {
+    b.setInsertionPoint(loop);
+    Value q = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, tiles.getInductionVar(),
+                              tiles.getLowerBound()),
+        tiles.getStep());
+    before = arith::MulIOp::create(b, loc, q, trips);
+    Value perTile = arith::MaxUIOp::create(b, loc, trips, c(1));
+    Value ahead = arith::AddIOp::create(b, loc, before, c(distance));
+    cursor = {arith::AddIOp::create(
+                  b, loc, tiles.getLowerBound(),
+                  arith::MulIOp::create(
+                      b, loc, arith::DivUIOp::create(b, loc, ahead, perTile),
+                      tiles.getStep())),
+              arith::RemUIOp::create(b, loc, ahead, perTile)};
+  }
+  auto forOp = scf::ForOp::create(b, loc, c(0), trips, c(1), cursor);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    b.setInsertionPointToEnd(forOp.getBody());
+    if (!across)
+      b.setInsertionPoint(forOp.getBody()->getTerminator());
     Value i = forOp.getInductionVar();
+    // The iteration's number for the slots and the wait counts.
+    Value n = across ? arith::AddIOp::create(b, loc, before, i).getResult() : i;
     if (distance > 0) {
       wait(distance - 1);
       publish();
     }
     Value ahead =
-        distance > 0 ? arith::AddIOp::create(b, loc, i, c(distance)).getResult()
+        distance > 0 ? arith::AddIOp::create(b, loc, n, c(distance)).getResult()
                      : i;
     // Walk the issue order: runs of producers go together under one guard,
     // each run of consumers as it comes.
@@ -843,12 +989,16 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       if (run.empty())
         return;
       if (runIsProducers) {
-        if (distance > 0)
+        if (across)
+          emitProducersOfTile(run, forOp.getRegionIterArgs()[0],
+                              forOp.getRegionIterArgs()[1], ahead,
+                              tiles.getInductionVar());
+        else if (distance > 0)
           emitProducers(run, ahead);
         else
           emit(run, i, c(0));
       } else {
-        emit(run, i, slotOf(i));
+        emit(run, i, slotOf(n));
       }
       if (runIsProducers && run.back() == lastProducer) {
         commit();
@@ -869,7 +1019,23 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     flush();
     if (distance == 0)
       gpu::BarrierOp::create(b, loc);
+    if (across) {
+      Value tile = forOp.getRegionIterArgs()[0];
+      Value next =
+          arith::AddIOp::create(b, loc, forOp.getRegionIterArgs()[1], c(1));
+      Value wrap =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, trips);
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::SelectOp::create(
+                         b, loc, wrap,
+                         arith::AddIOp::create(b, loc, tile, tiles.getStep()),
+                         tile),
+                     arith::SelectOp::create(b, loc, wrap, c(0), next)});
+    }
   }
+  if (across)
+    b.setInsertionPointAfter(tiles);
   wait(0);
 
   loop.erase();

@@ -270,7 +270,15 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     the next tile while the consumers store this one. TMA stores in the
     tile loop wait, before a staging buffer's first use in a tile, until
     the earlier tile's store from it has read it, and for every store once
-    after the loop.
+    after the loop. A cp.async pipeline (no warp specialization) in the
+    tile loop runs on across tiles too when its bounds are the same for
+    every tile and its copies read only values computed from the tile
+    index without side effects: the prologue is issued once before the
+    tile loop, each tile's main loop numbers its iterations from the
+    block's first tile and carries the tile and step of the copies ahead
+    (the next tile's first steps load during this tile's last steps and
+    its epilogue), and one wait for every group follows the tile loop.
+    Otherwise the whole pipeline runs per tile.
 
     Barriers (`gpu.barrier`) are then inserted where shared memory written
     by one operation is read or overwritten by a later one (loop back edges
