@@ -780,8 +780,7 @@ static LogicalResult verifySharedOrFragment(Operation *op, StringRef role,
 }
 
 /// Shared checks of reduce and cumsum: on-chip operands of one element type
-/// and a dimension inside the source's rank.
-/// Verifies what reduce and cumsum share. `widerFloat` lets a float
+/// and a dimension inside the source's rank. `widerFloat` lets a float
 /// source reduce into a wider float destination (f16 partial sums added
 /// in f32).
 static LogicalResult verifyAlongDim(Operation *op, MemRefType src,

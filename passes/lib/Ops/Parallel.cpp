@@ -337,14 +337,15 @@ static void emitPair(OpBuilder &b, Location loc, LoweringContext &lc,
   for (Operation &inner : body) {
     if (auto load = dyn_cast<memref::LoadOp>(inner);
         load && !fragments.count(load.getMemref())) {
+      SmallVector<Value> idx[2] = {laneIndices(load.getIndices(), 0),
+                                   laneIndices(load.getIndices(), 1)};
       Value lanes[2];
       for (int l = 0; l < 2; ++l) {
-        SmallVector<Value> idx = laneIndices(load.getIndices(), l);
-        if (l == 1 && idx == laneIndices(load.getIndices(), 0)) {
+        if (l == 1 && idx[1] == idx[0]) {
           lanes[1] = lanes[0];
           break;
         }
-        auto [mem, memIdx] = lc.address(b, loc, load.getMemref(), idx);
+        auto [mem, memIdx] = lc.address(b, loc, load.getMemref(), idx[l]);
         lanes[l] = memref::LoadOp::create(b, loc, mem, memIdx);
       }
       vals[load.getResult()] = {Value(), {lanes[0], lanes[1]}};

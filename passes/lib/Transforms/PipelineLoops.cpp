@@ -895,6 +895,17 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     }
     emit(ops, step, slotOf(iter), &map);
   };
+  // The tile and step of the block's iteration `n` across tiles: step
+  // n mod trips of its tile n / trips (trips taken as 1 where it is 0, when
+  // no copy exists).
+  auto tileAndStep = [&](Value n) -> std::pair<Value, Value> {
+    Value perTile = arith::MaxUIOp::create(b, loc, trips, c(1));
+    Value q = arith::DivUIOp::create(b, loc, n, perTile);
+    Value tile = arith::AddIOp::create(
+        b, loc, tiles.getLowerBound(),
+        arith::MulIOp::create(b, loc, q, tiles.getStep()));
+    return {tile, arith::RemUIOp::create(b, loc, n, perTile)};
+  };
 
   if (specialize) {
     SmallVector<Operation *> consumers;
@@ -925,14 +936,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     SmallVector<Operation *> all(producers.begin(), producers.end());
     Value s = prologue.getInductionVar();
     if (across) {
-      Value perTile = arith::MaxUIOp::create(b, loc, trips, c(1));
-      Value tile = arith::AddIOp::create(
-          b, loc, tiles.getLowerBound(),
-          arith::MulIOp::create(b, loc,
-                                arith::DivUIOp::create(b, loc, s, perTile),
-                                tiles.getStep()));
-      emitProducersOfTile(all, tile, arith::RemUIOp::create(b, loc, s, perTile),
-                          s, Value());
+      auto [tile, step] = tileAndStep(s);
+      emitProducersOfTile(all, tile, step, s, Value());
     } else {
       emitProducers(all, s);
     }
@@ -952,14 +957,9 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
                               tiles.getLowerBound()),
         tiles.getStep());
     before = arith::MulIOp::create(b, loc, q, trips);
-    Value perTile = arith::MaxUIOp::create(b, loc, trips, c(1));
-    Value ahead = arith::AddIOp::create(b, loc, before, c(distance));
-    cursor = {arith::AddIOp::create(
-                  b, loc, tiles.getLowerBound(),
-                  arith::MulIOp::create(
-                      b, loc, arith::DivUIOp::create(b, loc, ahead, perTile),
-                      tiles.getStep())),
-              arith::RemUIOp::create(b, loc, ahead, perTile)};
+    auto [tile, step] =
+        tileAndStep(arith::AddIOp::create(b, loc, before, c(distance)));
+    cursor = {tile, step};
   }
   auto forOp = scf::ForOp::create(b, loc, c(0), trips, c(1), cursor);
   {
