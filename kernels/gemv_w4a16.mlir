@@ -5,7 +5,7 @@
 // group of G consecutive weights of a row in S (N x ceil(K / G), the type of
 // X) and, for `gemv_w4a16`, one zero point per group in Z (same shape and
 // type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
-// (q - z) * s, computed in the type of X; products accumulate in CT.
+// (q - z) * s; products accumulate in CT.
 // docs/Quantized.md describes the layout; bench/w4pack.py packs it.
 //
 // Each block owns BN rows of P, KT threads per row. A K step covers BK
@@ -15,8 +15,14 @@
 // of P, X, S and Z go through shared memory in a tile.pipelined loop, so
 // that STAGES - 1 steps are in flight while the block computes one (the
 // stream of packed weights needs more bytes in flight than one step of
-// registers holds). Products accumulate in registers in CT; one
-// tile.reduce after the K loop sums each row. The unpacking is the
+// registers holds). The scale is applied per word, not per weight: the
+// eight weights of a word share their group's scale, so the products of
+// the word's four weights of each parity are summed first (three fmas in
+// CT) and the sum is multiplied by the scale into the accumulator (one
+// fma), where scaling each weight would take four multiplications more.
+// The accumulator holds one element per word and parity; two tile.reduce
+// after the K loop sum each row, within the thread and across its
+// group. The unpacking is the
 // tile.parallel of the TileLang paper's Fig. 17: weight k reads word k / 8
 // of the fragment, shifts it by 16 (k mod 2) + 4 ((k mod 8) / 2) and masks
 // the nibble. The compiler runs the loop two weights (k, k + 1) at a time:
@@ -26,9 +32,9 @@
 // each (docs/Quantized.md). The zero point is subtracted as
 // (q + ZM) - (z + ZM): q + ZM is the magic-number conversion's own bits, so
 // the pair costs one subtraction, exact for integer zero points (fractional
-// ones are rounded to integers by z + ZM). The dequantized weights go to a
-// fragment, which a second tile.parallel multiplies with X into the
-// accumulator in CT.
+// ones are rounded to integers by z + ZM). The unscaled weights q - z go
+// to a fragment, which a second tile.parallel multiplies with X and the
+// scales into the accumulator in CT.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
@@ -43,13 +49,14 @@
 //            128.0 for bf16 (set by the tile.params(AT=bf16) line)
 //   CT       type the products accumulate in during the K loop (the sums
 //            over K steps), before the f32 reduction: f16 (the default
-//            for f16; one fma.rn.f16x2 per pair of weights) or f32 (the
+//            for f16; packed f16x2 FMAs on pairs of weights) or f32 (the
 //            default for bf16, by the tile.params(AT=bf16) line)
 //   MINB     blocks that must fit on one SM (tile-compile's
-//            min-blocks-per-sm, which caps the registers): 4 (128
-//            registers) for the f16-accumulating one-row build, 3 (168)
-//            where CT = f32, 0 (no cap) where BM > 1; each fits without
-//            spilling
+//            min-blocks-per-sm, which caps the registers): 5 (at most
+//            102 registers) for the default build (G = 128, CT = f16), 4
+//            (128) for the other one-row builds (G = 32 and 64, CT =
+//            f32), under 5 of which they spill, and 0 (no cap) where
+//            BM > 1; each fits without spilling
 //
 // The pipelined loop runs on cp.async (a producer warpgroup would double
 // the block for copies this small).
@@ -59,13 +66,13 @@
 // tile.options(sm_80): min-blocks-per-sm=${MINB}
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
-// tile.params: STAGES=4 G=128 GR=16 GS=8 AT=f16 CT=f16 ZM=1024.0 MINB=4
+// tile.params: STAGES=4 G=128 GR=16 GS=8 AT=f16 CT=f16 ZM=1024.0 MINB=5
 // tile.params(AT=bf16): CT=f32 ZM=128.0
-// tile.params(CT=f32): MINB=3
+// tile.params(CT=f32): MINB=4
+// tile.params(G=32): GR=4 GS=32 MINB=4
+// tile.params(G=64): GR=8 GS=16 MINB=4
 // tile.params(BM=2): MINB=0
 // tile.params(BM=4): MINB=0
-// tile.params(G=32): GR=4 GS=32
-// tile.params(G=64): GR=8 GS=16
 
 // P tile: row n on thread group n / RW (RW = BN / GROUPS); word w of the
 // row step on thread w mod KT of the group, so that each load of a warp
@@ -92,12 +99,13 @@
   ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 8) mod ${KT},
    ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
      + k floordiv (${KT} * 8)) * 8 + k mod 8)>
-// Products: element (m, n, k) where weight (n, k) is unpacked.
-#acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 8) mod ${KT},
+// Products: element (m, n, w, e) sums the products of the weights of
+// parity e in word w of row n, on the thread that holds the word.
+#acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, w, e) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + w mod ${KT},
    ((m * (${BN} floordiv ${GROUPS}) + n mod (${BN} floordiv ${GROUPS}))
        * (${BKW} floordiv ${KT})
-     + k floordiv (${KT} * 8)) * 8 + k mod 8)>
+     + w floordiv ${KT}) * 2 + e)>
 
 func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                       %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
@@ -139,9 +147,12 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %xc = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+    %sc = tile.alloc {layout = #stile}
+        : memref<${BN}x${GS}x${CT}, #tile.fragment>
+    %acc2 = tile.alloc : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
@@ -177,12 +188,10 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
         %c16i = arith.constant 16 : index
-        %cg = arith.constant ${G} : index
         %kw = arith.divui %k, %c8i : index
         %pos = arith.remui %k, %c8i : index
         %odd = arith.remui %pos, %c2i : index
         %nib4 = arith.divui %pos, %c2i : index
-        %g = arith.divui %k, %cg : index
         %word = memref.load %p[%j, %kw]
             : memref<${BN}x${BKW}xi32, #tile.fragment>
         // Bit offset 16 (k mod 2) + 4 ((k mod 8) / 2) of the nibble.
@@ -197,15 +206,15 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %c15 = arith.constant 15 : i32
         %q = arith.andi %nib, %c15 : i32
         %qf = arith.uitofp %q : i32 to ${AT}
-        %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
+        %cg = arith.constant ${G} : index
+        %g = arith.divui %k, %cg : index
         %zv = memref.load %z[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
         %zm = arith.constant ${ZM} : ${AT}
         %qb = arith.addf %qf, %zm : ${AT}
         %zb = arith.addf %zv, %zm : ${AT}
         %d = arith.subf %qb, %zb : ${AT}
-        %w = arith.mulf %d, %sv : ${AT}
-        memref.store %w, %wd[%j, %k]
+        memref.store %d, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
       // The products in CT: the copies convert (none when CT = AT), and
@@ -215,21 +224,49 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BN}x${BK}x${CT}, #tile.fragment>
       tile.copy %x -> %xc : memref<${BM}x${BK}x${AT}, #tile.fragment>
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
-      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
-        %wv = memref.load %wc[%j, %k]
-            : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %xv = memref.load %xc[%i, %k]
-            : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %a = memref.load %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
-        %prod = arith.mulf %wv, %xv fastmath<contract> : ${CT}
-        %sum = arith.addf %prod, %a fastmath<contract> : ${CT}
-        memref.store %sum, %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+      tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
+          -> memref<${BN}x${GS}x${CT}, #tile.fragment>
+      tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %c6i = arith.constant 6 : index
+        %c8i = arith.constant 8 : index
+        %cgr = arith.constant ${GR} : index
+        %kw8 = arith.muli %w, %c8i : index
+        %kk0 = arith.addi %kw8, %e : index
+        %kk1 = arith.addi %kk0, %c2i : index
+        %kk2 = arith.addi %kk0, %c4i : index
+        %kk3 = arith.addi %kk0, %c6i : index
+        %w0 = memref.load %wc[%j, %kk0] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w1 = memref.load %wc[%j, %kk1] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w2 = memref.load %wc[%j, %kk2] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w3 = memref.load %wc[%j, %kk3] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x0 = memref.load %xc[%i, %kk0] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x1 = memref.load %xc[%i, %kk1] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x2 = memref.load %xc[%i, %kk2] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x3 = memref.load %xc[%i, %kk3] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p0 = arith.mulf %w0, %x0 fastmath<contract> : ${CT}
+        %p1 = arith.mulf %w1, %x1 fastmath<contract> : ${CT}
+        %t1 = arith.addf %p1, %p0 fastmath<contract> : ${CT}
+        %p2 = arith.mulf %w2, %x2 fastmath<contract> : ${CT}
+        %t2 = arith.addf %p2, %t1 fastmath<contract> : ${CT}
+        %p3 = arith.mulf %w3, %x3 fastmath<contract> : ${CT}
+        %t3 = arith.addf %p3, %t2 fastmath<contract> : ${CT}
+        %g = arith.divui %w, %cgr : index
+        %sv = memref.load %sc[%j, %g] : memref<${BN}x${GS}x${CT}, #tile.fragment>
+        %a = memref.load %acc[%i, %j, %w, %e]
+            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        %u = arith.mulf %t3, %sv fastmath<contract> : ${CT}
+        %sum = arith.addf %u, %a fastmath<contract> : ${CT}
+        memref.store %sum, %acc[%i, %j, %w, %e]
+            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
       }
     }
-    tile.reduce sum %acc -> %y dim(2)
-        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+    tile.reduce sum %acc -> %acc2 dim(3)
+        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+       -> memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+    tile.reduce sum %acc2 -> %y dim(2)
+        : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
@@ -272,9 +309,12 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %xc = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+    %sc = tile.alloc {layout = #stile}
+        : memref<${BN}x${GS}x${CT}, #tile.fragment>
+    %acc2 = tile.alloc : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
@@ -304,12 +344,10 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
         %c16i = arith.constant 16 : index
-        %cg = arith.constant ${G} : index
         %kw = arith.divui %k, %c8i : index
         %pos = arith.remui %k, %c8i : index
         %odd = arith.remui %pos, %c2i : index
         %nib4 = arith.divui %pos, %c2i : index
-        %g = arith.divui %k, %cg : index
         %word = memref.load %p[%j, %kw]
             : memref<${BN}x${BKW}xi32, #tile.fragment>
         %hi = arith.muli %odd, %c16i : index
@@ -320,15 +358,13 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %c15 = arith.constant 15 : i32
         %q = arith.andi %nib, %c15 : i32
         %qf = arith.uitofp %q : i32 to ${AT}
-        %sv = memref.load %s[%j, %g] : memref<${BN}x${GS}x${AT}, #tile.fragment>
         %zv = arith.constant 8.0 : ${AT}
         // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
         %zm = arith.constant ${ZM} : ${AT}
         %qb = arith.addf %qf, %zm : ${AT}
         %zb = arith.addf %zv, %zm : ${AT}
         %d = arith.subf %qb, %zb : ${AT}
-        %w = arith.mulf %d, %sv : ${AT}
-        memref.store %w, %wd[%j, %k]
+        memref.store %d, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
       // The products in CT: the copies convert (none when CT = AT), and
@@ -338,21 +374,49 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BN}x${BK}x${CT}, #tile.fragment>
       tile.copy %x -> %xc : memref<${BM}x${BK}x${AT}, #tile.fragment>
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
-      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
-        %wv = memref.load %wc[%j, %k]
-            : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %xv = memref.load %xc[%i, %k]
-            : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %a = memref.load %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
-        %prod = arith.mulf %wv, %xv fastmath<contract> : ${CT}
-        %sum = arith.addf %prod, %a fastmath<contract> : ${CT}
-        memref.store %sum, %acc[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+      tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
+          -> memref<${BN}x${GS}x${CT}, #tile.fragment>
+      tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
+        %c2i = arith.constant 2 : index
+        %c4i = arith.constant 4 : index
+        %c6i = arith.constant 6 : index
+        %c8i = arith.constant 8 : index
+        %cgr = arith.constant ${GR} : index
+        %kw8 = arith.muli %w, %c8i : index
+        %kk0 = arith.addi %kw8, %e : index
+        %kk1 = arith.addi %kk0, %c2i : index
+        %kk2 = arith.addi %kk0, %c4i : index
+        %kk3 = arith.addi %kk0, %c6i : index
+        %w0 = memref.load %wc[%j, %kk0] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w1 = memref.load %wc[%j, %kk1] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w2 = memref.load %wc[%j, %kk2] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %w3 = memref.load %wc[%j, %kk3] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x0 = memref.load %xc[%i, %kk0] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x1 = memref.load %xc[%i, %kk1] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x2 = memref.load %xc[%i, %kk2] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %x3 = memref.load %xc[%i, %kk3] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p0 = arith.mulf %w0, %x0 fastmath<contract> : ${CT}
+        %p1 = arith.mulf %w1, %x1 fastmath<contract> : ${CT}
+        %t1 = arith.addf %p1, %p0 fastmath<contract> : ${CT}
+        %p2 = arith.mulf %w2, %x2 fastmath<contract> : ${CT}
+        %t2 = arith.addf %p2, %t1 fastmath<contract> : ${CT}
+        %p3 = arith.mulf %w3, %x3 fastmath<contract> : ${CT}
+        %t3 = arith.addf %p3, %t2 fastmath<contract> : ${CT}
+        %g = arith.divui %w, %cgr : index
+        %sv = memref.load %sc[%j, %g] : memref<${BN}x${GS}x${CT}, #tile.fragment>
+        %a = memref.load %acc[%i, %j, %w, %e]
+            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        %u = arith.mulf %t3, %sv fastmath<contract> : ${CT}
+        %sum = arith.addf %u, %a fastmath<contract> : ${CT}
+        memref.store %sum, %acc[%i, %j, %w, %e]
+            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
       }
     }
-    tile.reduce sum %acc -> %y dim(2)
-        : memref<${BM}x${BN}x${BK}x${CT}, #tile.fragment>
+    tile.reduce sum %acc -> %acc2 dim(3)
+        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+       -> memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+    tile.reduce sum %acc2 -> %y dim(2)
+        : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
