@@ -17,19 +17,20 @@
 // stream of packed weights needs more bytes in flight than one step of
 // registers holds). The scale is applied per word, not per weight: the
 // eight weights of a word share their group's scale, so the products of
-// the word's four weights of each parity are summed first (three fmas in
-// CT) and the sum is multiplied by the scale into the accumulator (one
-// fma), where scaling each weight would take four multiplications more.
-// The accumulator holds one element per word and parity; two tile.reduce
-// after the K loop sum each row, within the thread and across its
-// group. The unpacking is the
-// tile.parallel of the TileLang paper's Fig. 17: weight k reads word k / 8
-// of the fragment, shifts it by 16 (k mod 2) + 4 ((k mod 8) / 2) and masks
-// the nibble. The compiler runs the loop two weights (k, k + 1) at a time:
-// both come from one word at offsets 16 apart, so one shift and one mask
-// extract the pair into the two halves of a 32-bit register, and the
-// conversion, zero point and scale are one packed f16x2 / bf16x2 operation
-// each (docs/Quantized.md). The zero point is subtracted as
+// the word's four weights of each parity are summed first (a multiply and
+// three fmas in CT) and the sum is multiplied by the scale into the
+// accumulator (one fma), where scaling each weight would take four
+// multiplications more. The accumulator holds one element per word and
+// parity; two tile.reduce after the K loop sum each row, within the
+// thread and across its group.
+//
+// The unpacking is the tile.parallel of the TileLang paper's Fig. 17:
+// weight k reads word k / 8 of the fragment, shifts it by
+// 16 (k mod 2) + 4 ((k mod 8) / 2) and masks the nibble. The compiler runs
+// the loop two weights (k, k + 1) at a time: both come from one word at
+// offsets 16 apart, so one shift and one mask extract the pair into the
+// two halves of a 32-bit register, and the conversion and the zero point
+// are one packed f16x2 / bf16x2 operation each (docs/Quantized.md). The zero point is subtracted as
 // (q + ZM) - (z + ZM): q + ZM is the magic-number conversion's own bits, so
 // the pair costs one subtraction, exact for integer zero points (fractional
 // ones are rounded to integers by z + ZM). The unscaled weights q - z go
@@ -226,6 +227,7 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
       tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
           -> memref<${BN}x${GS}x${CT}, #tile.fragment>
+      // Parity e of word w: weights 8w + e + 2i, i = 0..3, share a scale.
       tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
@@ -376,6 +378,7 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
       tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
           -> memref<${BN}x${GS}x${CT}, #tile.fragment>
+      // Parity e of word w: weights 8w + e + 2i, i = 0..3, share a scale.
       tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
