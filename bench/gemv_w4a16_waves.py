@@ -23,6 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 
 ROWS = [4224, 6336, 8448, 8704, 9216, 9728, 10560, 12672, 14336, 16896]
 DEPTHS = [9216, 16384]
@@ -37,8 +38,8 @@ def main():
     os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
     import torch
     import tile
-    import w4pack
-    from harness import nonzero_rand, time_torch
+    from gpu_gemv import w4_operands
+    from harness import time_torch
 
     kernels = [(f, tile.load(os.path.join(f, "gemv_w4a16-f16-g128",
                                           "gemv_w4a16_kernel.manifest")))
@@ -50,21 +51,14 @@ def main():
     print("|---|---|---|---|---|---|")
     for k in DEPTHS:
         for n in ROWS:
-            x = nonzero_rand(1, k, dtype=torch.float16, generator=gen)
-            q = torch.randint(0, 16, (n, k), device="cuda", generator=gen,
-                              dtype=torch.int32)
-            s = ((torch.rand(n, k // 128, device="cuda", generator=gen) + 1)
-                 / 16).half()
-            z = torch.randint(0, 16, (n, k // 128), device="cuda",
-                              generator=gen).half()
-            p = w4pack.pack(q)
+            x, p, s, z, _ = w4_operands(1, n, k, 128, "f16", False, gen)
             y = torch.empty(1, n, dtype=torch.float16, device="cuda")
             for folder, fn in kernels:
                 ms = time_torch(lambda: fn(x, p, s, z, y), reps=args.reps,
                                 flush=True)[0]
                 print(f"| {folder} | {k} | {n} | {n // 8} | {ms * 1e3:.1f} "
                       f"| {ms * 1e6 / n:.2f} |")
-            del x, q, s, z, p, y
+            del x, p, s, z, y
 
 
 if __name__ == "__main__":
