@@ -18,7 +18,8 @@ for example:
 
 Shapes: the GEMM shapes M0-M7 of the TileLang paper (Appendix A, Table 2:
 M x N x K), then ragged ones that no tile divides: 1000x1000x1000,
-4095x513x77 and 1x4096x4096.
+4095x513x77, 1x4096x4096 and 333x2000x200 (an odd number of 128-row tiles,
+so a cluster of two blocks along M has one past the last row).
 
 For each variant and shape:
   (a) correctness: inputs are fresh random tensors with no zeros (floats in
@@ -71,6 +72,7 @@ RAGGED_SHAPES = [
     ("R0", 1000, 1000, 1000),
     ("R1", 4095, 513, 77),
     ("R2", 1, 4096, 4096),
+    ("R3", 333, 2000, 200),
 ]
 SHAPES = PAPER_SHAPES + RAGGED_SHAPES
 
@@ -321,7 +323,7 @@ def main():
     parser.add_argument("--tile-run", default="build/bin/tile-run")
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--shapes", default="all",
-                        help="comma-separated names (M0..M7, R0..R2), "
+                        help="comma-separated names (M0..M7, R0..R3), "
                              "'paper', 'ragged' or 'all'")
     parser.add_argument("--baselines-only", action="store_true",
                         help="without tile kernels: check Triton and time "

@@ -190,7 +190,7 @@ def llm_shape_list():
 
 
 def resolve_shapes(words):
-    """(name, M, N, K) for every word of --shapes: M0..M7, R0..R2, MxNxK or
+    """(name, M, N, K) for every word of --shapes: M0..M7, R0..R3, MxNxK or
     `llm` (the 40 shapes of bench/gpu_library.py)."""
     from gpu_gemm import SHAPES
     known = {s[0]: s for s in SHAPES}
@@ -204,7 +204,7 @@ def resolve_shapes(words):
             parts = word.split("x")
             if len(parts) != 3 or not all(p.isdigit() for p in parts):
                 raise SystemExit(f"tune_gemm: unknown shape '{word}' "
-                                 "(M0..M7, R0..R2, MxNxK or llm)")
+                                 "(M0..M7, R0..R3, MxNxK or llm)")
             shapes.append((word, *map(int, parts)))
     return shapes
 
@@ -448,7 +448,7 @@ def main():
     r.add_argument("--runtime", default="build/lib/libtile_runtime.so",
                    help="the C runtime library the Python package loads")
     r.add_argument("--shapes", default="M5",
-                   help="comma-separated M0..M7, R0..R2, MxNxK or llm")
+                   help="comma-separated M0..M7, R0..R3, MxNxK or llm")
     r.add_argument("--save", default="",
                    help="write every variant's rate on every shape to this "
                         "JSON file (for the rules step) instead of the table")

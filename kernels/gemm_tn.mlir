@@ -15,6 +15,9 @@
 //   POLICY      how the warps split the C tile: square, full_row, full_col
 //   PANEL       block rasterization panel (1 = launch order), RASTER its
 //               order: row or column
+//   CM, CN      thread-block cluster (sm_90a): CM blocks along M share
+//               their B tiles, CN blocks along N their A tiles, each
+//               loading a part and multicasting it (1 x 1: no cluster)
 //   AT          element type of A and B: f16, bf16 or i8
 //   CT          accumulator type: f32 (f16, bf16) or i32 (i8)
 //   OT          type of C, converted from CT on the way out: f16, bf16,
@@ -50,7 +53,7 @@
 // tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim0
 //
 // tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
-// tile.params: PANEL=8 RASTER=row AT=f16 CT=f32 OT=f16
+// tile.params: PANEL=8 RASTER=row CM=1 CN=1 AT=f16 CT=f32 OT=f16
 func.func @gemm_tn(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
                    %C: memref<?x?x${OT}>) {
   %c0 = arith.constant 0 : index
@@ -63,7 +66,8 @@ func.func @gemm_tn(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS})
-      rasterize(panel = ${PANEL}, order = ${RASTER}) {
+      rasterize(panel = ${PANEL}, order = ${RASTER})
+      cluster(${CN}, ${CM}) {
     %As = tile.alloc : memref<${BK}x${BM}x${AT}, #gpu.address_space<workgroup>>
     %Bs = tile.alloc : memref<${BK}x${BN}x${AT}, #gpu.address_space<workgroup>>
     %Cf = tile.alloc : memref<${BM}x${BN}x${CT}, #tile.fragment>

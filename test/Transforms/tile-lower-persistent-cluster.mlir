@@ -16,3 +16,16 @@ func.func @cluster(%out: memref<?xi32>) {
   }
   return
 }
+
+// A cluster of one block is none: the kernel is made persistent.
+
+// CHECK-LABEL: func.func @cluster_of_one
+// CHECK: scf.for
+func.func @cluster_of_one(%out: memref<?xi32>) {
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c4) threads(32) cluster(1) {
+    %v = arith.constant 1 : i32
+    memref.store %v, %out[%bx] : memref<?xi32>
+  }
+  return
+}

@@ -80,6 +80,22 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
     grid.assign({arith::MinUIOp::create(rewriter, loc, tiles, resident)});
   }
   grid.resize(3, one);
+  // A cluster of one block is none. The hardware tiles the grid with whole
+  // clusters: extents not known to be multiples of the cluster's are
+  // rounded up, and the blocks past them run with indices past them.
+  SmallVector<int64_t, 3> clusterDims = kernel.getClusterExtents();
+  bool hasCluster = kernel.hasCluster();
+  if (hasCluster && !kernel->hasAttr(kPersistentAttr)) {
+    for (auto [extent, c] : llvm::zip(grid, clusterDims)) {
+      std::optional<int64_t> known = getConstantIntValue(extent);
+      if (c == 1 || (known && *known % c == 0))
+        continue;
+      Value size = arith::ConstantIndexOp::create(rewriter, loc, c);
+      extent = arith::MulIOp::create(
+          rewriter, loc,
+          arith::CeilDivUIOp::create(rewriter, loc, extent, size), size);
+    }
+  }
   // A warp-specialized kernel launches its producer warpgroup after its own
   // threads.
   int64_t producers = 0;
@@ -92,10 +108,10 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
     sharedBytes = arith::ConstantIntOp::create(
         rewriter, loc, rewriter.getI32Type(), plan.totalBytes);
   SmallVector<Value, 3> cluster;
-  if (auto dims = kernel.getCluster()) {
-    for (int64_t d : *dims)
-      cluster.push_back(arith::ConstantIndexOp::create(rewriter, loc, d));
-    cluster.resize(3, one);
+  if (hasCluster) {
+    for (int64_t d : clusterDims)
+      cluster.push_back(
+          d == 1 ? one : arith::ConstantIndexOp::create(rewriter, loc, d));
   } else {
     cluster.resize(3, Value());
   }
@@ -119,10 +135,31 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   gpu::KernelDim3 hwIds = launch.getBlockIds();
   SmallVector<Value, 3> ids = {hwIds.x, hwIds.y, hwIds.z};
   if (std::optional<uint64_t> panel = kernel.getRasterizePanel()) {
+    // With a cluster, the clusters are rasterized and each keeps its
+    // blocks together: a block's index is its cluster's times the cluster
+    // extent plus its position in the cluster, which the hardware numbers
+    // the same way.
     gpu::KernelDim3 gridSize = launch.getGridSize();
+    Value x = hwIds.x, y = hwIds.y, gx = gridSize.x, gy = gridSize.y;
+    Value cx = arith::ConstantIndexOp::create(rewriter, loc, clusterDims[0]);
+    Value cy = arith::ConstantIndexOp::create(rewriter, loc, clusterDims[1]);
+    if (hasCluster) {
+      x = arith::DivUIOp::create(rewriter, loc, x, cx);
+      y = arith::DivUIOp::create(rewriter, loc, y, cy);
+      gx = arith::DivUIOp::create(rewriter, loc, gx, cx);
+      gy = arith::DivUIOp::create(rewriter, loc, gy, cy);
+    }
     auto [bx, by] = rasterizeBlockIds(
-        rewriter, loc, hwIds.x, hwIds.y, gridSize.x, gridSize.y, *panel,
+        rewriter, loc, x, y, gx, gy, *panel,
         kernel.getRasterizeOrder().value_or(RasterOrder::row));
+    if (hasCluster) {
+      bx = arith::AddIOp::create(
+          rewriter, loc, arith::MulIOp::create(rewriter, loc, bx, cx),
+          arith::RemUIOp::create(rewriter, loc, hwIds.x, cx));
+      by = arith::AddIOp::create(
+          rewriter, loc, arith::MulIOp::create(rewriter, loc, by, cy),
+          arith::RemUIOp::create(rewriter, loc, hwIds.y, cy));
+    }
     ids[0] = bx;
     ids[1] = by;
   }

@@ -100,10 +100,10 @@ SmallVector<Operation *> mlir::tile::hoistAllocs(KernelOp kernel) {
 }
 
 void mlir::tile::makePersistent(KernelOp kernel) {
-  if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster()) {
+  if (kernel.hasCluster()) {
     InFlightDiagnostic warning = kernel.emitWarning()
                                  << "not made persistent: its cluster(";
-    llvm::interleaveComma(*cluster, warning);
+    llvm::interleaveComma(*kernel.getCluster(), warning);
     warning << ") needs a grid of whole clusters, which the resident-block "
                "count need not be";
     return;

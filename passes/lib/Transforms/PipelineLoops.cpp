@@ -184,6 +184,14 @@ struct TmaLoad {
   nvgpu::TensorMapSwizzleKind swizzle =
       nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
   Layout layout;
+  /// Blocks of the cluster that read the same tile and share it (1: the
+  /// block loads it alone): each loads `rows / group` rows of every box
+  /// and multicasts them to the group (planMulticast()).
+  int64_t group = 1;
+  /// Bit d set: the group spans the cluster along grid dimension d.
+  unsigned groupDims = 0;
+  /// Elements between the first rows of consecutive blocks' parts.
+  int64_t partStride = 0;
 };
 
 /// The TMA form of `copy` when its source is a plain global memref of rank
@@ -304,6 +312,96 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
   });
 }
 
+/// The dimensions of `kernel`'s grid whose block index `value` depends on,
+/// one bit per dimension; every dimension where it depends on anything but
+/// side-effect-free operations of the kernel's body, the block indices and
+/// the `uniform` values (the same in every block).
+static unsigned blockDimsOf(KernelOp kernel, Value value,
+                            ArrayRef<Value> uniform) {
+  unsigned all = (1u << kernel.getGrid().size()) - 1;
+  unsigned dims = 0;
+  SmallVector<Value> work = {value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || llvm::is_contained(uniform, v) ||
+        !kernel.getBody().isAncestor(v.getParentRegion()))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &kernel.getBody().front())
+        return all;
+      dims |= 1u << arg.getArgNumber();
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isMemoryEffectFree(def) || def->getNumRegions())
+      return all;
+    llvm::append_range(work, def->getOperands());
+  }
+  return dims;
+}
+
+/// Shares the TMA `loads` of the warp-specialized `loop` among the blocks
+/// of `kernel`'s cluster that read the same tile. A load whose source
+/// indices do not depend on the block index along a dimension where the
+/// cluster has several blocks reads the same tile in the blocks that
+/// differ only along it: each of those `group` blocks loads `rows / group`
+/// of the tile's rows and multicasts them to all of them, so the tile
+/// crosses from L2 once per group instead of once per block (a GEMM
+/// cluster of two blocks along M shares its B tiles). Every block must
+/// then run the same iterations (bounds independent of the cluster's
+/// block indices), and each part must start on a row of the shared
+/// layout that TMA's address-based swizzle agrees with (a multiple of 8
+/// rows; each part's offset a fixed stride from the last). Returns whether
+/// any load is shared.
+static bool planMulticast(KernelOp kernel, PipelinedOp loop,
+                          MutableArrayRef<TmaLoad> loads) {
+  SmallVector<int64_t, 3> cluster = kernel.getClusterExtents();
+  unsigned clusterDims = 0;
+  for (auto [d, e] : llvm::enumerate(cluster))
+    if (e > 1)
+      clusterDims |= 1u << d;
+  if (!clusterDims)
+    return false;
+  Value iv = loop.getInductionVar();
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (blockDimsOf(kernel, bound, {}) & clusterDims)
+      return false;
+  bool any = false;
+  for (TmaLoad &load : loads) {
+    unsigned deps = 0;
+    for (Value index : load.copy.sourceIndices)
+      deps |= blockDimsOf(kernel, index, iv);
+    unsigned shared = clusterDims & ~deps;
+    int64_t group = 1;
+    for (auto [d, e] : llvm::enumerate(cluster))
+      if (shared & (1u << d))
+        group *= e;
+    if (group == 1 || load.rows % group)
+      continue;
+    int64_t part = load.rows / group;
+    if (load.swizzle != nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE && part % 8)
+      continue;
+    int64_t origin = load.layout.apply({0, 0})[0];
+    int64_t stride = load.layout.apply({part, 0})[0] - origin;
+    bool regular = true;
+    for (int64_t blk = 0; blk < load.blocks && regular; ++blk) {
+      int64_t first = load.layout.apply({0, blk * load.boxCols})[0];
+      for (int64_t j = 1; j < group && regular; ++j)
+        regular = load.layout.apply({j * part, blk * load.boxCols})[0] ==
+                  first + j * stride;
+    }
+    if (!regular)
+      continue;
+    load.group = group;
+    load.groupDims = shared;
+    load.partStride = stride;
+    any = true;
+  }
+  return any;
+}
+
 /// Makes the two consumer warpgroups of `loop` (the consumers' loop of a
 /// warp-specialized kernel, `threads` = 256 consumer threads with ids
 /// `tid`, `trips` iterations) take turns on the tensor cores when its body
@@ -389,6 +487,12 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
 /// the loop's trip count and `emit` clones operations for an iteration and
 /// slot, both in the consumer code. With `pingpong`, two consumer
 /// warpgroups take turns on the tensor cores (takeTurnsOnTensorCores()).
+/// With `multicast`, loads with a group (planMulticast()) are shared across
+/// the cluster: a slot is free once every consumer warp of the cluster has
+/// released it (each warp arrives on the slot's empty barrier in every
+/// block), and the cluster synchronizes after the barriers' initialization
+/// and before any block exits, since the others write into its shared
+/// memory and barriers.
 /// In a persistent kernel, `tiles` is the tile loop around `loop`: the
 /// producer walks the same tiles in a loop of its own, and both sides
 /// number iterations from the block's first tile (the iterations of its
@@ -401,6 +505,7 @@ static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, scf::ForOp tiles,
     ArrayRef<TmaLoad> loads, ArrayRef<Operation *> consumers, int64_t slots,
     const llvm::MapVector<Value, Value> &slotted, Value trips, bool pingpong,
+    bool multicast,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = loop.getLoc();
@@ -423,7 +528,8 @@ static void warpSpecialize(
           hb, loc, UnrankedMemRefType::get(srcType.getElementType(), 0),
           load.copy.source);
       SmallVector<int64_t> boxShape(srcType.getRank() - 2, 1);
-      llvm::append_range(boxShape, ArrayRef<int64_t>{load.rows, load.boxCols});
+      llvm::append_range(
+          boxShape, ArrayRef<int64_t>{load.rows / load.group, load.boxCols});
       auto box = MemRefType::get(boxShape, srcType.getElementType(),
                                  AffineMap(), shared);
       auto type = nvgpu::TensorMapDescriptorType::get(
@@ -452,6 +558,11 @@ static void warpSpecialize(
                          arith::MulIOp::create(ob, loc, index, idx(ob, 8)));
   };
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  SmallVector<int64_t, 3> cluster = kernel.getClusterExtents();
+  int64_t clusterBlocks = multicast ? cluster[0] * cluster[1] * cluster[2] : 1;
+  // Per thread, or with multicast per warp and block of the cluster.
+  int64_t emptyArrivals =
+      multicast ? consumerThreads / 32 * clusterBlocks : consumerThreads;
   {
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(b, 0));
@@ -461,11 +572,18 @@ static void warpSpecialize(
       NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, s)), i32(ib, 1),
                                    Value());
       NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, slots + s)),
-                                   i32(ib, consumerThreads), Value());
+                                   i32(ib, emptyArrivals), Value());
     }
     NVVM::FenceMbarrierInitOp::create(ib, loc);
   }
-  gpu::BarrierOp::create(b, loc);
+  auto clusterSync = [&](OpBuilder &ob) {
+    NVVM::ClusterArriveOp::create(ob, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(ob, loc, UnitAttr());
+  };
+  if (multicast)
+    clusterSync(b);
+  else
+    gpu::BarrierOp::create(b, loc);
   Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            tid, idx(b, consumerThreads));
   auto split = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
@@ -475,6 +593,10 @@ static void warpSpecialize(
   for (Operation &op : llvm::make_early_inc_range(
            llvm::make_range(std::next(split->getIterator()), body.end())))
     op.moveBefore(consumerBlock->getTerminator());
+  if (multicast) {
+    OpBuilder eb = OpBuilder::atBlockEnd(&body);
+    clusterSync(eb);
+  }
 
   // Registers move from the producer to the consumers: 40 per producer
   // thread, the rest (at most 240) shared by the consumers. Blocks of at
@@ -528,8 +650,30 @@ static void warpSpecialize(
                                           i32(cb, kWaitHint));
     emit(cb, consumers, i, slot);
     Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
-    NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
-                                   Value());
+    if (multicast) {
+      // The warp's reads of the slot are done once its lanes meet; its
+      // first lane then releases the slot in every block of the cluster.
+      // The arrivals order nothing but those reads (wgmma's are complete
+      // once waited for), so they keep the default CTA scope: a
+      // cluster-scope release is a fence that waits for the warp's memory
+      // operations, measured to halve the GEMM's speed.
+      NVVM::SyncWarpOp::create(cb, loc, i32(cb, -1));
+      Value lane = arith::RemUIOp::create(cb, loc, tid, idx(cb, 32));
+      Value first = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                          lane, idx(cb, 0));
+      auto release = scf::IfOp::create(cb, loc, first, /*withElse=*/false);
+      OpBuilder rb(release.thenBlock()->getTerminator());
+      Value local = barrier(rb, empty);
+      auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
+      for (int64_t r = 0; r < clusterBlocks; ++r)
+        NVVM::MBarrierArriveOp::create(
+            rb, loc, Type(),
+            NVVM::MapaOp::create(rb, loc, clusterPtr, local, i32(rb, r)),
+            Value());
+    } else {
+      NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
+                                     Value());
+    }
     if (pingpong)
       takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
   }
@@ -543,6 +687,60 @@ static void warpSpecialize(
                                        idx(pb, consumerThreads));
   auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);
   pb.setInsertionPoint(issue.thenBlock()->getTerminator());
+  // The block's position in its cluster, for the shared loads: its part of
+  // a load's rows (`member`) and the blocks of its group (`mask`).
+  SmallVector<Value, 3> position;
+  if (multicast) {
+    Type i32Type = pb.getI32Type();
+    position = {
+        cluster[0] > 1 ? NVVM::BlockInClusterIdXOp::create(pb, loc, i32Type)
+                       : i32(pb, 0),
+        cluster[1] > 1 ? NVVM::BlockInClusterIdYOp::create(pb, loc, i32Type)
+                       : i32(pb, 0),
+        cluster[2] > 1 ? NVVM::BlockInClusterIdZOp::create(pb, loc, i32Type)
+                       : i32(pb, 0)};
+  }
+  auto groupOf = [&](const TmaLoad &load) -> std::pair<Value, Value> {
+    // Ranks are x + cx * (y + cy * z). The group holds the blocks whose
+    // positions differ only along its dimensions: a fixed pattern of
+    // ranks, shifted by the position along the others.
+    int64_t pattern = 0;
+    for (int64_t rank = 0; rank < cluster[0] * cluster[1] * cluster[2];
+         ++rank) {
+      int64_t rest = rank;
+      bool inGroup = true;
+      for (int64_t d = 0; d < 3; ++d) {
+        inGroup &= (load.groupDims & (1u << d)) || rest % cluster[d] == 0;
+        rest /= cluster[d];
+      }
+      if (inGroup)
+        pattern |= int64_t(1) << rank;
+    }
+    Value shift = i32(pb, 0), member = i32(pb, 0);
+    int64_t stride = 1, memberStride = 1;
+    for (int64_t d = 0; d < 3; ++d) {
+      if (load.groupDims & (1u << d)) {
+        member = arith::AddIOp::create(
+            pb, loc, member,
+            arith::MulIOp::create(pb, loc, position[d], i32(pb, memberStride)));
+        memberStride *= cluster[d];
+      } else if (cluster[d] > 1) {
+        shift = arith::AddIOp::create(
+            pb, loc, shift,
+            arith::MulIOp::create(pb, loc, position[d], i32(pb, stride)));
+      }
+      stride *= cluster[d];
+    }
+    Value mask = arith::TruncIOp::create(
+        pb, loc, pb.getI16Type(),
+        arith::ShLIOp::create(pb, loc, i32(pb, pattern), shift));
+    return {arith::IndexCastUIOp::create(pb, loc, pb.getIndexType(), member),
+            mask};
+  };
+  SmallVector<std::pair<Value, Value>> groups;
+  for (const TmaLoad &load : loads)
+    groups.push_back(load.group > 1 ? groupOf(load)
+                                    : std::pair<Value, Value>());
   IRMapping outer;
   // The producer's own tile loop, carrying the iterations of the earlier
   // tiles as the consumers' does.
@@ -593,7 +791,8 @@ static void warpSpecialize(
           arith::AddIOp::create(pb, loc, lb,
                                 arith::MulIOp::create(pb, loc, i, step)));
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  for (auto [load, tensorMap] : llvm::zip(loads, maps)) {
+  for (auto [load, tensorMap, group] : llvm::zip(loads, maps, groups)) {
+    auto [member, mask] = group;
     // Coordinates innermost first: column, row, then the outer dimensions.
     SmallVector<Value> outerCoords;
     ValueRange indices = load.copy.sourceIndices;
@@ -601,6 +800,17 @@ static void warpSpecialize(
       outerCoords.push_back(arith::IndexCastOp::create(
           pb, loc, pb.getI32Type(), clonePure(&pb, kernel, index, map)));
     Value row0 = clonePure(&pb, kernel, indices[indices.size() - 2], map);
+    // A shared load's block loads its part of the rows, into every block
+    // of its group.
+    Value partOffset;
+    if (member) {
+      row0 = arith::AddIOp::create(
+          pb, loc, row0,
+          arith::MulIOp::create(pb, loc, member,
+                                idx(pb, load.rows / load.group)));
+      partOffset =
+          arith::MulIOp::create(pb, loc, member, idx(pb, load.partStride));
+    }
     Value col0 = clonePure(&pb, kernel, indices.back(), map);
     Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
                                                     ValueRange{tensorMap})
@@ -611,6 +821,8 @@ static void warpSpecialize(
     for (int64_t blk = 0; blk < load.blocks; ++blk) {
       int64_t offset = load.layout.apply({0, blk * load.boxCols})[0];
       Value elems = arith::AddIOp::create(pb, loc, slotBase, idx(pb, offset));
+      if (partOffset)
+        elems = arith::AddIOp::create(pb, loc, elems, partOffset);
       Value dst = sharedPointer(
           pb, loc, big,
           arith::MulIOp::create(pb, loc, elems, idx(pb, load.elementBytes)));
@@ -624,7 +836,7 @@ static void warpSpecialize(
       dst = LLVM::AddrSpaceCastOp::create(
           pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          pb, loc, dst, desc, coords, full, ValueRange(), Value(), Value(),
+          pb, loc, dst, desc, coords, full, ValueRange(), mask, Value(),
           NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
           NVVM::CTAGroupKindAttr(), Value());
     }
@@ -918,8 +1130,10 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
       emit(ops, iter, slot);
     };
+    // Not in a persistent kernel, whose blocks walk tiles on their own.
+    bool multicast = !tiles && planMulticast(kernel, loop, tmaLoads);
     warpSpecialize(kernel, loop, tiles, tmaLoads, consumers, slots, slotted,
-                   trips, options.pingpong, emitAt);
+                   trips, options.pingpong, multicast, emitAt);
     loop.erase();
     for (auto [old, big] : slotted)
       old.getDefiningOp()->erase();

@@ -40,12 +40,16 @@ func.func @shared_and_local(%in: memref<?xf32>, %n: index) {
 // -----
 
 // No shared memory: no dynamic size and no shared block. A 3-d grid and a
-// cluster map one to one.
+// cluster map one to one, except that the dynamic extent along the
+// cluster's dimension is rounded up to a whole number of clusters.
 
 // CHECK-LABEL: func.func @grid3d_cluster
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[Q:.*]] = arith.ceildivui %arg0, %[[TWO]] : index
+// CHECK: %[[GX:.*]] = arith.muli %[[Q]], %[[TWO]] : index
 // CHECK: gpu.launch
 // CHECK-SAME: clusters(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[C2:[a-z0-9_]+]], %{{[a-z0-9_]+}} = %[[C1:[a-z0-9_]+]], %{{[a-z0-9_]+}} = %[[C1]])
-// CHECK-SAME: blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %arg0, %{{[a-z0-9_]+}} = %arg1, %{{[a-z0-9_]+}} = %arg2)
+// CHECK-SAME: blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[GX]], %{{[a-z0-9_]+}} = %arg1, %{{[a-z0-9_]+}} = %arg2)
 // CHECK-SAME: threads(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = %[[C1]], %{{[a-z0-9_]+}} = %[[C1]])
 // CHECK-NOT: dynamic_shared_memory_size
 // CHECK-NOT: gpu.dynamic_shared_memory
@@ -99,6 +103,44 @@ func.func @rasterized_column(%gx: index, %gy: index, %out: memref<?x?xi32>) {
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(32) rasterize(panel = 2, order = column) {
     %c0 = arith.constant 0 : i32
     memref.store %c0, %out[%by, %bx] : memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
+// With a cluster, rasterization orders the clusters and keeps each one's
+// blocks together: the hardware's ids are divided by the cluster extents,
+// rasterized over the grid of clusters, and the position in the cluster is
+// added back. A constant extent that is a whole number of clusters is kept;
+// a cluster of one block is no cluster.
+
+// CHECK-LABEL: func.func @raster_cluster
+// CHECK: gpu.launch
+// CHECK-SAME: clusters(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[ONE:[a-z0-9_]+]], %{{[a-z0-9_]+}} = %c2, %{{[a-z0-9_]+}} = %[[ONE]])
+// CHECK-SAME: blocks(%[[HX:[a-z0-9_]+]], %[[HY:[a-z0-9_]+]], %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %arg0, %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}},
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[Y:.*]] = arith.divui %[[HY]], %[[TWO]] : index
+// CHECK: %[[GY:.*]] = arith.divui %{{.*}}, %[[TWO]] : index
+// CHECK: %[[RY:.*]] = arith.remui %[[HY]], %[[TWO]] : index
+// CHECK: %[[BY0:.*]] = arith.muli %{{.*}}, %[[TWO]] : index
+// CHECK: arith.addi %[[BY0]], %[[RY]] : index
+// CHECK-LABEL: func.func @no_cluster
+// CHECK: gpu.launch blocks
+// CHECK-NOT: clusters
+func.func @raster_cluster(%x: index, %out: memref<?x?xi32>) {
+  %c8 = arith.constant 8 : index
+  tile.kernel blocks(%bx, %by) in (%x, %c8) threads(32)
+      rasterize(panel = 4, order = row) cluster(1, 2) {
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %out[%by, %bx] : memref<?x?xi32>
+  }
+  return
+}
+func.func @no_cluster(%x: index, %out: memref<?xi32>) {
+  tile.kernel blocks(%bx) in (%x) threads(32) cluster(1) {
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %out[%bx] : memref<?xi32>
   }
   return
 }

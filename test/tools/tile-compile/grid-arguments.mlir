@@ -1,6 +1,7 @@
 // The grid may read scalars and memref sizes the kernel itself does not
 // take: they are declared with `none` so the runtime can evaluate the grid.
-// A 2-d grid and a cluster appear in the manifest as given.
+// A 2-d grid and a cluster appear in the manifest as given, the grid's x
+// rounded up to a whole number of clusters.
 
 // RUN: rm -rf %t && tile-compile %s -o %t --no-cubin --chip sm_90a > /dev/null
 // RUN: FileCheck %s < %t/fill_kernel.manifest
@@ -13,11 +14,11 @@
 // CHECK-NEXT: param arg2 memref<?x?xf32> none
 // CHECK-NEXT: block 32 1 1
 // CHECK-NEXT: cluster 2 1 1
-// CHECK-NEXT: grid x max(arg1, floordiv(arg2.dim1, 16))
+// CHECK-NEXT: grid x (ceildiv(max(arg1, floordiv(arg2.dim1, 16)), 2) * 2)
 // CHECK-NEXT: grid y (ceildiv(arg0.dim0, 32) - 1)
 // CHECK-NEXT: grid z 1
 
-// DRY: grid 7 3 1
+// DRY: grid 8 3 1
 // DRY: cluster 2 1 1
 // DRY: kernel arguments 7
 

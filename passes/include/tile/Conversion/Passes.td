@@ -16,7 +16,8 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     Rewrites every `tile.kernel` whose tile operators have been lowered into a
     `gpu.launch`: the grid comes from the kernel's extents (missing
     dimensions are 1), the block is `threads` x 1 x 1, and a `cluster` clause
-    becomes the launch's cluster size. All shared-memory `tile.alloc`s of the
+    of more than one block becomes the launch's cluster size, with dynamic
+    grid extents rounded up to whole clusters (ceildiv(extent, c) * c). All shared-memory `tile.alloc`s of the
     kernel are merged into the launch's one dynamic shared-memory block,
     sized exactly (each buffer aligned to `shared-alignment` bytes, or 1024
     for buffers of at least 8 KiB so that swizzled and TMA layouts see
@@ -24,7 +25,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     `gpu.dynamic_shared_memory`; local `tile.alloc`s become `memref.alloca`s.
     A `rasterize` clause remaps the block indices: consecutive blocks walk
     panels of `panel` rows (or columns) of the grid so that blocks running
-    together share operand tiles in L2. A kernel that `tile-lower` made
+    together share operand tiles in L2; in a cluster, the clusters are
+    rasterized and each keeps its blocks together (block index = cluster
+    index times cluster extent plus position in the cluster), as TMA
+    multicast among them needs. A kernel that `tile-lower` made
     persistent (`tile.persistent`), whose body walks its tiles itself,
     launches min(tiles, R) x 1 x 1 blocks, R being an index constant
     marked `tile.resident_blocks` that stands for the blocks the device

@@ -238,6 +238,27 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     }
     ```
 
+    In a kernel with a `cluster` clause of several blocks, a TMA copy whose
+    source indices do not use the block index along a dimension where the
+    cluster has several blocks (B's `[%kk, %n]` in `cluster(1, 2)`) reads
+    the same tile in those `g` blocks: each loads `rows / g` of its rows
+    (the tensor map's box shrinks to match) with `multicast_mask` over the
+    group, the empty barriers count one arrival per consumer warp of each
+    block, released from every block through `nvvm.mapa`, and
+    `nvvm.cluster.arrive`/`wait` replace the first `gpu.barrier` and end
+    the kernel. Only where every block runs the same iterations (bounds
+    independent of the cluster's block indices):
+    ```mlir
+    nvvm.mbarrier.init empty[s], 16                 (8 warps x 2 blocks)
+    nvvm.cluster.arrive  nvvm.cluster.wait
+    consumers, after slot i:  nvvm.bar.warp.sync -1
+      scf.if lane == 0 { nvvm.mbarrier.arrive (nvvm.mapa empty[i mod 3], r)
+                         for r in 0, 1 }
+    producer: %y = nvvm.read.ptx.sreg.cluster.ctaid.y
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst + %y * 4096, %mapB,
+          %full, box[%col, %kk + %y * 32] multicast_mask = 3   (x 4 boxes)
+    ```
+
     In such a kernel (and with `tma-store`, the default), a copy of a whole
     fragment into a 2-d row-major f16, bf16 or f32 tensor from outside the
     kernel, directly in the consumers' code, is stored with TMA: the host

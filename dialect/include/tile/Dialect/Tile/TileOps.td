@@ -43,7 +43,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       `P` blocks, improving L2 reuse. The order defaults to `row`.
     - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90): at most 16
       blocks; constant grid extents must be multiples of the cluster
-      extents, and dimensions the grid lacks have cluster extent 1.
+      extents, and dimensions the grid lacks have cluster extent 1. Dynamic
+      extents are rounded up to whole clusters at launch: the blocks past
+      an extent run with indices past it, and the body must mask them, as
+      the masked copies do. A cluster of one block is none. TMA loads
+      that read the same tile in several blocks of a cluster are shared
+      among them (multicast).
 
     The body may mix tile operators with upstream operations (`scf`
     control flow, `arith`, `gpu.thread_id`, `nvvm.*`) for thread-level
@@ -77,6 +82,21 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// while the body has no block).
     ::mlir::Block::BlockArgListType getBlockIds() {
       return getBody().getArguments();
+    }
+    /// The cluster's extents along x, y and z: 1 where the kernel has no
+    /// cluster or the clause leaves the dimension out.
+    ::llvm::SmallVector<int64_t, 3> getClusterExtents() {
+      ::llvm::SmallVector<int64_t, 3> extents(3, 1);
+      if (auto cluster = getCluster())
+        for (auto [d, e] : ::llvm::enumerate(*cluster))
+          extents[d] = e;
+      return extents;
+    }
+    /// Whether the kernel runs in clusters of more than one block (a
+    /// cluster of one block is none).
+    bool hasCluster() {
+      auto e = getClusterExtents();
+      return e[0] * e[1] * e[2] > 1;
     }
   }];
 }
