@@ -83,18 +83,17 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   // A cluster of one block is none. The hardware tiles the grid with whole
   // clusters: extents not known to be multiples of the cluster's are
   // rounded up, and the blocks past them run with indices past them.
+  // (makePersistent() leaves kernels with a cluster alone.)
   SmallVector<int64_t, 3> clusterDims = kernel.getClusterExtents();
   bool hasCluster = kernel.hasCluster();
-  if (hasCluster && !kernel->hasAttr(kPersistentAttr)) {
-    for (auto [extent, c] : llvm::zip(grid, clusterDims)) {
-      std::optional<int64_t> known = getConstantIntValue(extent);
-      if (c == 1 || (known && *known % c == 0))
-        continue;
-      Value size = arith::ConstantIndexOp::create(rewriter, loc, c);
-      extent = arith::MulIOp::create(
-          rewriter, loc,
-          arith::CeilDivUIOp::create(rewriter, loc, extent, size), size);
-    }
+  for (auto [extent, c] : llvm::zip(grid, clusterDims)) {
+    std::optional<int64_t> known = getConstantIntValue(extent);
+    if (c == 1 || (known && *known % c == 0))
+      continue;
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, c);
+    extent = arith::MulIOp::create(
+        rewriter, loc, arith::CeilDivUIOp::create(rewriter, loc, extent, size),
+        size);
   }
   // A warp-specialized kernel launches its producer warpgroup after its own
   // threads.
@@ -140,28 +139,27 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
     // extent plus its position in the cluster, which the hardware numbers
     // the same way.
     gpu::KernelDim3 gridSize = launch.getGridSize();
-    Value x = hwIds.x, y = hwIds.y, gx = gridSize.x, gy = gridSize.y;
-    Value cx = arith::ConstantIndexOp::create(rewriter, loc, clusterDims[0]);
-    Value cy = arith::ConstantIndexOp::create(rewriter, loc, clusterDims[1]);
-    if (hasCluster) {
-      x = arith::DivUIOp::create(rewriter, loc, x, cx);
-      y = arith::DivUIOp::create(rewriter, loc, y, cy);
-      gx = arith::DivUIOp::create(rewriter, loc, gx, cx);
-      gy = arith::DivUIOp::create(rewriter, loc, gy, cy);
+    Value hw[2] = {hwIds.x, hwIds.y}, ofCluster[2] = {hwIds.x, hwIds.y},
+          clusters[2] = {gridSize.x, gridSize.y}, extent[2];
+    for (int d = 0; d < 2; ++d) {
+      if (clusterDims[d] == 1)
+        continue;
+      extent[d] = arith::ConstantIndexOp::create(rewriter, loc, clusterDims[d]);
+      ofCluster[d] = arith::DivUIOp::create(rewriter, loc, hw[d], extent[d]);
+      clusters[d] =
+          arith::DivUIOp::create(rewriter, loc, clusters[d], extent[d]);
     }
     auto [bx, by] = rasterizeBlockIds(
-        rewriter, loc, x, y, gx, gy, *panel,
-        kernel.getRasterizeOrder().value_or(RasterOrder::row));
-    if (hasCluster) {
-      bx = arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, bx, cx),
-          arith::RemUIOp::create(rewriter, loc, hwIds.x, cx));
-      by = arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, by, cy),
-          arith::RemUIOp::create(rewriter, loc, hwIds.y, cy));
-    }
+        rewriter, loc, ofCluster[0], ofCluster[1], clusters[0], clusters[1],
+        *panel, kernel.getRasterizeOrder().value_or(RasterOrder::row));
     ids[0] = bx;
     ids[1] = by;
+    for (int d = 0; d < 2; ++d)
+      if (extent[d])
+        ids[d] = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, ids[d], extent[d]),
+            arith::RemUIOp::create(rewriter, loc, hw[d], extent[d]));
   }
   ids.resize(kernel.getGrid().size());
 
