@@ -53,5 +53,6 @@ for g in 32 64 128; do
   run "gemv_w4a16_mma-f16-g$g" kernels/gemv_w4a16_mma.mlir -D G=$g
 done
 run gemv_w4a16_mma-bf16-g128 kernels/gemv_w4a16_mma.mlir -D AT=bf16
-[ -f kernels/gemm_w4a16.mlir ] && run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
+run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
+run gemm_w4a16-bf16-g128 kernels/gemm_w4a16.mlir -D G=128 -D AT=bf16
 echo "wrote $out"

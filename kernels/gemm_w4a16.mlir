@@ -7,43 +7,55 @@
 // computed in the type of X; `gemm_w4a16_sym` takes no Z and subtracts 8.
 // Products accumulate in f32 on the tensor cores.
 //
-// The structure is kernels/gemm_nt.mlir's (B stored N x K, transpose_b),
-// with B read packed: each step of the pipelined K loop copies a BM x BK
-// tile of X, the BN x BK / 8 words of P and the BN x 8 scales (and zeros)
-// that start at group k / G into shared memory (TMA loads from a producer
-// warpgroup on sm_90a), and the consumers dequantize the packed tile into
-// a BN x BK tile of the type of X in shared memory with the tile.parallel
-// of the TileLang paper's Fig. 17 (two weights per word at offsets 16
-// apart, so pairs of weights unpack, convert and scale as f16x2 / bf16x2
-// operations), which the gemm then reads as its B operand. Eight columns of
-// scales from a multiple of 8 on are copied per step, not the one or two a
-// step uses, because a TMA box row must be 16 bytes and start on a 16-byte
-// boundary: with rows of S not a multiple of 16 bytes (ceil(K / G) not a
-// multiple of 8), the runtime runs the cp.async build instead.
+// The product runs transposed, Y^T = dequant(P) X^T, so that the
+// dequantized weights are the A operand and never leave registers: each
+// block owns BN rows of P and BM rows of X. Each step of the pipelined K
+// loop copies the BN x BK / 8 words of P, the BN x 8 scales (and zeros)
+// that start at group k / G and a BM x BK tile of X into shared memory
+// (TMA loads from a producer warpgroup on sm_90a); the tile.parallel of
+// the TileLang paper's Fig. 17 unpacks the words into a register fragment
+// (two weights per word at offsets 16 apart, so pairs of weights unpack,
+// convert and scale as f16x2 / bf16x2 operations) whose layout the
+// compiler infers from the gemm: the A-operand layout of wgmma (rs form)
+// or mma.sync. No barrier joins the warps between the unpacking and the
+// gemm: on sm_90a each consumer warpgroup unpacks its own 64 rows and
+// issues its wgmmas, so one warpgroup's unpacking overlaps the other's
+// tensor-core work.
+// Eight columns of scales from a multiple of 8 on are copied per step,
+// not the one or two a step uses, because a TMA box row must be 16 bytes
+// and start on a 16-byte boundary: with rows of S not a multiple of 16
+// bytes (ceil(K / G) not a multiple of 8), the runtime runs the cp.async
+// build instead. The BN x BM accumulator is stored transposed into a
+// BM x BN tile in shared memory and copied out row by row of Y.
 //
 // Parameters (tile-compile -D NAME=VALUE):
-//   BM, BN, BK, STAGES, THREADS, POLICY, PANEL, RASTER  as in
-//               kernels/gemm_nn.mlir; BK divides G or G divides BK, and
-//               BK <= 8 G
+//   BN          rows of P (columns of Y) per block: 64 per warpgroup on
+//               sm_90a, 16 per warp on sm_80
+//   BM          rows of X (rows of Y) per block: the N of each wgmma
+//               (at most 256) or mma.sync run
+//   BK          weights per row per step, a multiple of 16; BK divides G
+//               or G divides BK, and BK <= 8 G
 //   BKW         BK / 8, the 32-bit words of P per row per step
+//   STAGES      steps of the pipelined K loop in flight or in use at once
+//   THREADS     BN / 16 warps
+//   PANEL, RASTER  block rasterization as in kernels/gemm_nn.mlir
 //   G           group size: 32, 64 or 128
 //   AT          type of X, S, Z and Y: f16 or bf16
-// tile.params(sm_90a): BM=256 BN=128 BK=128 BKW=16 STAGES=2 THREADS=256
-// tile.params(sm_90a): CONSUMERS=256
+//   ZM          the magic value of AT's integer conversion: 1024.0 for f16,
+//               128.0 for bf16 (set by the tile.params(AT=bf16) line)
+// tile.params(sm_90a): BM=256 BN=128 BK=64 BKW=8 STAGES=4 THREADS=256
 // tile.params(sm_90a): PANEL=8
-// tile.params(sm_80): BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=128 PANEL=8
+// tile.params(sm_80): BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256 PANEL=8
+// gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages; never run
+// on an AMD GPU.
+// tile.params(gfx942): STAGES=2
+// tile.params(gfx90a): STAGES=2
 // tile.options(sm_90a): index-bitwidth=32
 // tile.options(sm_80): index-bitwidth=32
 //
-// tile.params: BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=128 POLICY=square
-// tile.params: PANEL=8 RASTER=row G=128 AT=f16 CONSUMERS=128
-
-// The dequantization: each thread unpacks whole words of P, the eight
-// consecutive weights of one row a word holds, and stores them as one
-// 16-byte vector.
-#dequant = #tile.fragment<threads = ${CONSUMERS}, map = (j, k) ->
-  ((j * ${BKW} + k floordiv 8) mod ${CONSUMERS},
-   ((j * ${BKW} + k floordiv 8) floordiv ${CONSUMERS}) * 8 + k mod 8)>
+// tile.params: BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256
+// tile.params: PANEL=8 RASTER=row G=128 AT=f16 ZM=1024.0
+// tile.params(AT=bf16): ZM=128.0
 
 func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                       %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
@@ -66,11 +78,12 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %Ps = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %Ss = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
     %Zs = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-    %Ws = tile.alloc : memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
-    %Cf = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %Cf : memref<${BM}x${BN}xf32, #tile.fragment>
-    %m = arith.muli %by, %bm : index
+    %Wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %Cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
+    %Ys = tile.alloc : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n = arith.muli %bx, %bn : index
+    %m = arith.muli %by, %bm : index
     // The last K step reads past K; the masked copies give zeros there
     // (zero words of P and zero scales: zero weights).
     %K = memref.dim %X, %c1 : memref<?x?x${AT}>
@@ -94,7 +107,7 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           : memref<?x?x${AT}> -> memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
       tile.copy %Z[%n, %g8] -> %Zs
           : memref<?x?x${AT}> -> memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-      tile.parallel (%j, %k) in (${BN}, ${BK}) layout(#dequant) {
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
@@ -121,25 +134,36 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
             : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
         %zv = memref.load %Zs[%j, %gi]
             : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-        %d = arith.subf %qf, %zv : ${AT}
+        // (q + ZM) - (z + ZM): q + ZM is the bits the conversion makes.
+        %zm = arith.constant ${ZM} : ${AT}
+        %qb = arith.addf %qf, %zm : ${AT}
+        %zb = arith.addf %zv, %zm : ${AT}
+        %d = arith.subf %qb, %zb : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
-        memref.store %w, %Ws[%j, %k]
-            : memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
+        memref.store %w, %Wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
-      tile.gemm %Xs, %Ws -> %Cf transpose_b policy(${POLICY})
-          : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>,
-            memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
-         -> memref<${BM}x${BN}xf32, #tile.fragment>
+      tile.gemm %Wf, %Xs -> %Cf transpose_b policy(full_row)
+          : memref<${BN}x${BK}x${AT}, #tile.fragment>,
+            memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BM}xf32, #tile.fragment>
     }
-    tile.copy %Cf -> %Y[%m, %n]
-        : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
+    // Y's tile is the accumulator transposed.
+    tile.parallel (%j, %i) in (${BN}, ${BM}) {
+      %v = memref.load %Cf[%j, %i] : memref<${BN}x${BM}xf32, #tile.fragment>
+      %o = arith.truncf %v : f32 to ${AT}
+      memref.store %o, %Ys[%i, %j]
+          : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    }
+    tile.copy %Ys -> %Y[%m, %n]
+        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
   }
   return
 }
 
 // The symmetric form: no zero points, q - 8.
 func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
-                          %S: memref<?x?x${AT}>, %Y: memref<?x?x${AT}>) {
+                          %S: memref<?x?x${AT}>,
+                          %Y: memref<?x?x${AT}>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -157,11 +181,14 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %Xs = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %Ps = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %Ss = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-    %Ws = tile.alloc : memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
-    %Cf = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %Cf : memref<${BM}x${BN}xf32, #tile.fragment>
-    %m = arith.muli %by, %bm : index
+    %Wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %Cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
+    %Ys = tile.alloc : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n = arith.muli %bx, %bn : index
+    %m = arith.muli %by, %bm : index
+    // The last K step reads past K; the masked copies give zeros there
+    // (zero words of P and zero scales: zero weights).
     %K = memref.dim %X, %c1 : memref<?x?x${AT}>
     %steps = arith.ceildivui %K, %bk : index
     tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
@@ -181,7 +208,7 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           : memref<?x?xi32> -> memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
       tile.copy %S[%n, %g8] -> %Ss
           : memref<?x?x${AT}> -> memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-      tile.parallel (%j, %k) in (${BN}, ${BK}) layout(#dequant) {
+      tile.parallel (%j, %k) in (${BN}, ${BK}) {
         %c2i = arith.constant 2 : index
         %c4i = arith.constant 4 : index
         %c8i = arith.constant 8 : index
@@ -206,19 +233,25 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %qf = arith.uitofp %q : i32 to ${AT}
         %sv = memref.load %Ss[%j, %gi]
             : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
-        %zv = arith.constant 8.0 : ${AT}
-        %d = arith.subf %qf, %zv : ${AT}
+        %c8f = arith.constant 8.0 : ${AT}
+        %d = arith.subf %qf, %c8f : ${AT}
         %w = arith.mulf %d, %sv : ${AT}
-        memref.store %w, %Ws[%j, %k]
-            : memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
+        memref.store %w, %Wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
-      tile.gemm %Xs, %Ws -> %Cf transpose_b policy(${POLICY})
-          : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>,
-            memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
-         -> memref<${BM}x${BN}xf32, #tile.fragment>
+      tile.gemm %Wf, %Xs -> %Cf transpose_b policy(full_row)
+          : memref<${BN}x${BK}x${AT}, #tile.fragment>,
+            memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
+         -> memref<${BN}x${BM}xf32, #tile.fragment>
     }
-    tile.copy %Cf -> %Y[%m, %n]
-        : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
+    // Y's tile is the accumulator transposed.
+    tile.parallel (%j, %i) in (${BN}, ${BM}) {
+      %v = memref.load %Cf[%j, %i] : memref<${BN}x${BM}xf32, #tile.fragment>
+      %o = arith.truncf %v : f32 to ${AT}
+      memref.store %o, %Ys[%i, %j]
+          : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    }
+    tile.copy %Ys -> %Y[%m, %n]
+        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
   }
   return
 }

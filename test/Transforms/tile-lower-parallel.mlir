@@ -231,7 +231,7 @@ func.func @pairs_f16() {
 
 // -----
 
-// Dequantizing into shared memory (kernels/gemm_w4a16.mlir): a body that
+// Dequantizing into shared memory: a body that
 // loads a packed word and a scale from shared buffers and stores f16 into
 // a shared buffer at its own point runs in pairs: the word's index (`j / 8`)
 // and the scale's (`j / 32`) are the same in both lanes, so each is loaded
