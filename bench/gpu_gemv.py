@@ -9,7 +9,7 @@ KERNELS_DIR is what bench/build_gemv_kernels.sh wrote: one folder per
 configuration (gemv-f16, gemv-bf16, gemv-f16-m4, gemv_w4a16-f16-gG,
 gemv_w4a16-bf16-g128, gemv_w4a16-f16-g128-f32acc, gemv_w4a16-f16-g128-m2,
 gemv_w4a16-f16-g128-m4, gemv_w4a16_mma-f16-gG, gemv_w4a16_mma-bf16-g128,
-gemm_w4a16-f16-g128), each with its manifests. Launches go through the
+gemm_w4a16-f16-g128, gemm_w4a16-bf16-g128), each with its manifests. Launches go through the
 Python package (python/tile, imported from the source tree) on torch
 tensors, on torch's current stream.
 
@@ -33,7 +33,8 @@ tensors, on torch's current stream.
       configurations with two and four rows of X per block (-m2, -m4) and
       the tensor-core kernel (gemv_w4a16_mma-*: timed at m = 16, checked
       at m = 5 too). --configs limits part (c) to the folders it lists.
-  (d) W4A16 GEMM at the paper's M1 and M5 (Table 1) against fp16 cuBLAS.
+  (d) W4A16 GEMM at the paper's M1 and M5 (Table 1) against cuBLAS on the
+      dequantized matrix, f16 and (when built) bf16.
 
 Correctness: fresh random inputs with no zeros per shape (floats in
 [-1, 1); 4-bit weights uniform over 0..15 with scales in [0.5, 1) / 8 and
