@@ -57,6 +57,7 @@ exits non-zero when any check failed or any launch did not run.
 """
 
 import argparse
+import itertools
 import math
 import os
 import sys
@@ -414,13 +415,11 @@ def run(args):
         rows = []
         # The f16 build must exist; a bf16 build is checked and timed when
         # bench/build_gemv_kernels.sh made one.
-        forms = [(at, symmetric) for at in ("f16", "bf16")
-                 for symmetric in (False, True)
-                 if at == "f16" or os.path.exists(manifest(
-                     args.kernels, "gemm_w4a16-bf16-g128", "gemm_w4a16"))]
-        for at, symmetric in forms:
+        types = ["f16"] + (["bf16"] if os.path.exists(manifest(
+            args.kernels, "gemm_w4a16-bf16-g128", "gemm_w4a16")) else [])
+        for at, symmetric in itertools.product(types, (False, True)):
             folder = f"gemm_w4a16-{at}-g128"
-            dtype = torch.float16 if at == "f16" else torch.bfloat16
+            dtype = dtypes[at]
             fn = load(folder, "gemm_w4a16" + ("_sym" if symmetric else ""))
             for name, m, n, k in GEMM_SHAPES + [("ragged", 1000, 77, 4096),
                                                ("ragged", 333, 200, 1000)]:
