@@ -668,9 +668,11 @@ static bool isParamName(StringRef name) {
          llvm::all_of(name, isNameChar);
 }
 
-/// Whether `value` is a parameter value, a plain token: [A-Za-z0-9_.]+.
+/// Whether `value` is a parameter value, a plain token: [A-Za-z0-9_.,]+
+/// (commas for lists, such as a pipelined loop's schedule).
 static bool isParamValue(StringRef value) {
-  return !value.empty() && llvm::all_of(value, isValueChar);
+  return !value.empty() &&
+         llvm::all_of(value, [](char c) { return isValueChar(c) || c == ','; });
 }
 
 /// Splits `text` ("NAME=VALUE") into a well-formed name and value.
@@ -701,7 +703,7 @@ static LogicalResult readParamDeclarations(llvm::SourceMgr &sourceMgr,
         error(word.data(), "malformed parameter declaration '" + word +
                                "' (expected NAME=VALUE, NAME of "
                                "[A-Za-z_][A-Za-z0-9_]*, VALUE of "
-                               "[A-Za-z0-9_.]+)");
+                               "[A-Za-z0-9_.,]+)");
         continue;
       }
       auto [it, inserted] = index.try_emplace(name, params.size());
@@ -728,7 +730,7 @@ static LogicalResult applyDefines(std::vector<KernelParam> &params,
     if (!splitAssignment(define, name, value)) {
       llvm::errs() << "tile-compile: malformed -D '" << define
                    << "' (expected -D NAME=VALUE, NAME of "
-                      "[A-Za-z_][A-Za-z0-9_]*, VALUE of [A-Za-z0-9_.]+)\n";
+                      "[A-Za-z_][A-Za-z0-9_]*, VALUE of [A-Za-z0-9_.,]+)\n";
       ok = false;
       continue;
     }

@@ -51,7 +51,7 @@
 // NOPARAMS: tile-compile: -D BLOCK: {{.*}}plain.mlir declares no parameter 'BLOCK' (it has no '// tile.params:' line)
 // NOVALUE: tile-compile: malformed -D 'THREADS' (expected -D NAME=VALUE
 // EMPTY: tile-compile: malformed -D 'THREADS=' (expected -D NAME=VALUE
-// BADVALUE: tile-compile: malformed -D 'T=f3-2' (expected -D NAME=VALUE, NAME of [A-Za-z_][A-Za-z0-9_]*, VALUE of [A-Za-z0-9_.]+)
+// BADVALUE: tile-compile: malformed -D 'T=f3-2' (expected -D NAME=VALUE, NAME of [A-Za-z_][A-Za-z0-9_]*, VALUE of [A-Za-z0-9_.,]+)
 // BADNAME: tile-compile: malformed -D '2T=f32'
 // TWICE: tile-compile: -D T given twice
 
@@ -64,7 +64,7 @@
 // MALFORMED: malformed.mlir:2:29: error: malformed parameter reference (expected ${NAME}, NAME of [A-Za-z_][A-Za-z0-9_]*)
 // MALFORMED: malformed.mlir:3:23: error: malformed parameter reference
 // DECL: declarations.mlir:1:21: error: malformed parameter declaration 'B' (expected NAME=VALUE
-// DECL: declarations.mlir:1:23: error: malformed parameter declaration 'C=x,y'
+// DECL: declarations.mlir:1:23: error: malformed parameter declaration 'C=x;y'
 // DECL: declarations.mlir:2:17: error: parameter 'A' declared twice
 // DECL: declarations.mlir:1:17: note: first declared here
 
@@ -130,7 +130,7 @@ func.func @f(%out: memref<?x${ T}>) {
 }
 
 //--- declarations.mlir
-// tile.params: A=1 B C=x,y
+// tile.params: A=1 B C=x;y
 // tile.params: A=2
 func.func @f() {
   return
