@@ -169,7 +169,7 @@ func.func @pipelined_mixed_stages(%A: memref<?x?xf16>, %n: index) {
     %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{unsupported schedule: expected every global-to-shared copy in one stage and every other operation in one stage, got stages 0 and 1 for copies}}
+    // expected-error @+1 {{unsupported schedule: expected every global-to-shared copy in one stage, got stages 0 and 1}}
     tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [0, 1, 2] {
       tile.copy %A[%k, %c0] -> %a : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
       tile.copy %A[%k, %c0] -> %b : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
@@ -188,7 +188,7 @@ func.func @pipelined_copies_after_readers(%A: memref<?x?xf16>, %n: index) {
     %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{unsupported schedule: the copies into shared memory (stage 2) must not come after their readers (stage 0)}}
+    // expected-error @+1 {{unsupported schedule: the copies into shared memory (stage 2) must not come after their first readers (stage 0)}}
     tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [2, 2, 0] {
       tile.copy %A[%k, %c0] -> %a : memref<?x?xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
       tile.copy %A[%k, %c0] -> %b : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
@@ -267,3 +267,70 @@ func.func @packed_not_owned() {
   return
 }
 
+
+// -----
+
+func.func @pipelined_order_breaks_dependence(%A: memref<?x16xf16>, %Y: memref<16x16xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %t = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{unsupported schedule: scheduled operations 1 and 2 touch a common buffer, one writing, and the schedule reorders them}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) order [0, 2, 1] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x16xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      // expected-note @+1 {{operation 1}}
+      tile.parallel (%i, %j) in (16, 16) {
+        %v = memref.load %a[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        memref.store %v, %t[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+      }
+      // expected-note @+1 {{operation 2}}
+      tile.parallel (%i, %j) in (16, 16) {
+        %v = memref.load %t[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        memref.store %v, %Y[%i, %j] : memref<16x16xf16>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_late_readers_need_distance(%A: memref<?x16xf16>, %Y: memref<16x16xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %t = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{unsupported schedule: operations in later stages than the first readers need the copies at least one stage ahead of those readers}}
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) order [0, 2, 1] stage [0, 0, 1] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x16xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      tile.parallel (%i, %j) in (16, 16) {
+        %v = memref.load %a[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        memref.store %v, %t[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+      }
+      tile.parallel (%i, %j) in (16, 16) {
+        %v = memref.load %t[%i, %j] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        memref.store %v, %Y[%i, %j] : memref<16x16xf16>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @pipelined_late_reader_uses_result(%A: memref<?x16xf16>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [0, 1, 2] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x16xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      %x = memref.load %B[%k] : memref<?xf32>
+      // expected-error @+1 {{uses the result of another scheduled operation: with readers in several stages, the operations of a pipelined loop pass data through buffers only}}
+      memref.store %x, %C[%k] : memref<?xf32>
+    }
+  }
+  return
+}

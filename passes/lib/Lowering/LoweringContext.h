@@ -17,8 +17,10 @@
 #include "tile/Transforms/Lowering.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <vector>
@@ -173,6 +175,27 @@ struct LoweringContext {
   /// with nothing built, when its C fragment or operand layouts do not
   /// fit wgmma.
   std::optional<LogicalResult> lowerWgmma(GemmOp op, const WgmmaPlan &plan);
+  /// The wait of a wgmma gemm's commit group, built right after the
+  /// commit (in `region`, a marked scf.execute_region) and moved later by
+  /// placeWgmmaWaits(): it writes the accumulator array `c`; the group's
+  /// wgmmas read `a`, the register A array (null for shared A), until
+  /// then.
+  struct WgmmaWait {
+    scf::ExecuteRegionOp region;
+    Operation *commit;
+    Value c, a;
+  };
+  SmallVector<WgmmaWait> wgmmaWaits;
+  /// The fences, wgmmas, commits and waits of every wgmma group.
+  llvm::DenseSet<Operation *> wgmmaOps;
+  /// Moves each wgmma wait down its block to just before the first
+  /// operation that touches its accumulator or writes its A registers,
+  /// touches memory other than registers, or is not known to be free of
+  /// other effects, and sets its count to the groups committed since its
+  /// own, so that the code between a gemm and the first use of its result
+  /// (another gemm included) overlaps the tensor cores
+  /// (Target/NVIDIA/Wgmma.cpp).
+  void placeWgmmaWaits();
   /// `op` as amdgpu.mfma over LDS operands (Target/AMD/Mfma.cpp).
   LogicalResult lowerMfma(GemmOp op);
 

@@ -67,6 +67,7 @@ LogicalResult mlir::tile::lowerTileOps(KernelOp kernel,
     ok &= succeeded(op.lower(context));
   if (!ok)
     return failure();
+  context.placeWgmmaWaits();
   // Fragment buffers still used by operators left for later passes (gemm)
   // stay; the others are gone.
   for (auto &[buffer, entry] : context.fragments) {

@@ -19,8 +19,12 @@
 // i - 1, which the producers of this iteration overwrite. With d = 0 the
 // producers run in their own iteration, followed by a wait, a barrier, the
 // consumers and a barrier. `d` is stages - 1, or what the `stage` clause
-// says; `order` sets the issue order inside an iteration. In the tile loop
-// of a persistent kernel the pipeline runs on across the block's tiles
+// says; `order` sets the issue order inside an iteration. Readers in later
+// stages than the first run that many iterations (their lag) behind, in
+// step i + lag of the loop, which runs L more steps (L the largest lag) and
+// has L more slots; the warp-specialized consumers peel the steps where
+// some iteration does not exist into a prologue and an epilogue. In the tile
+// loop of a persistent kernel the pipeline runs on across the block's tiles
 // where every tile has the same trip count: the prologue moves before the
 // tile loop and the copies ahead of a tile's last steps are the next
 // tile's first.
@@ -45,6 +49,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -476,6 +481,94 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
   loop->setAttr(kTurnAttr, mark);
 }
 
+/// Emits at `b` the readers of a warp-specialized loop whose readers run
+/// in several stages: in step i, reader r runs on iteration i - lags[r]
+/// (`consumers` in issue order), for steps 0 to trips + L - 1, L the
+/// largest lag. The steps from L to trips - 1 run every reader unguarded;
+/// a prologue (steps below L) and an epilogue (steps from trips) run each
+/// run of readers of one lag only where its iteration exists. Step i first
+/// waits for slot i (`waitFull`, which returns the slot) where iteration i
+/// exists, and ends by releasing the slot of iteration i - L, whose last
+/// readers have then run.
+static void emitLaggedReaders(
+    OpBuilder &b, Location loc, ArrayRef<Operation *> consumers,
+    ArrayRef<int64_t> lags, Value trips, int64_t slots,
+    function_ref<Value(OpBuilder &, Value)> waitFull,
+    function_ref<void(OpBuilder &, Value)> release,
+    function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
+  int64_t maxLag = *llvm::max_element(lags);
+  auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  auto slotOf = [&](OpBuilder &ob, Value iter) -> Value {
+    return arith::RemUIOp::create(ob, loc, iter, idx(ob, slots));
+  };
+  enum class Part { prologue, steady, epilogue };
+  auto emitStep = [&](OpBuilder &ob, Value i, Part part) {
+    if (part != Part::epilogue)
+      waitFull(ob, i);
+    for (size_t first = 0; first < consumers.size();) {
+      size_t end = first;
+      while (end < consumers.size() && lags[end] == lags[first])
+        ++end;
+      ArrayRef<Operation *> run = consumers.slice(first, end - first);
+      int64_t lag = lags[first];
+      first = end;
+      // Iteration i - lag exists when lag <= i < trips + lag; the
+      // prologue's steps are below trips, the epilogue's at least trips.
+      Value cond;
+      if (part == Part::epilogue) {
+        if (lag == 0)
+          continue;
+        cond = arith::AndIOp::create(
+            ob, loc,
+            arith::CmpIOp::create(
+                ob, loc, arith::CmpIPredicate::ult, i,
+                arith::AddIOp::create(ob, loc, trips, idx(ob, lag))),
+            arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, i,
+                                  idx(ob, lag)));
+      } else if (part == Part::prologue && lag > 0) {
+        // Prologue steps are below L: readers L behind never run there.
+        if (lag == maxLag)
+          continue;
+        cond = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, i,
+                                     idx(ob, lag));
+      }
+      OpBuilder::InsertionGuard guard(ob);
+      if (cond) {
+        auto ifOp = scf::IfOp::create(ob, loc, cond, /*withElse=*/false);
+        ob.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      Value iter = lag ? arith::SubIOp::create(ob, loc, i, idx(ob, lag)) : i;
+      emit(ob, run, iter, slotOf(ob, iter));
+    }
+    if (part == Part::prologue)
+      return;
+    Value done = arith::SubIOp::create(ob, loc, i, idx(ob, maxLag));
+    if (part == Part::steady) {
+      release(ob, slotOf(ob, done));
+      return;
+    }
+    auto ifOp = scf::IfOp::create(
+        ob, loc,
+        arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, i,
+                              idx(ob, maxLag)),
+        /*withElse=*/false);
+    OpBuilder rb(ifOp.thenBlock()->getTerminator());
+    release(rb, slotOf(rb, done));
+  };
+  auto loopOver = [&](Value lb, Value ub, Part part) {
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, idx(b, 1));
+    OpBuilder ob(forOp.getBody()->getTerminator());
+    emitStep(ob, forOp.getInductionVar(), part);
+  };
+  Value lag = idx(b, maxLag);
+  loopOver(idx(b, 0), arith::MinUIOp::create(b, loc, lag, trips),
+           Part::prologue);
+  loopOver(lag, trips, Part::steady);
+  loopOver(trips, arith::AddIOp::create(b, loc, trips, lag), Part::epilogue);
+}
+
 /// Rewrites `kernel` around its pipelined `loop` into a producer
 /// warpgroup, added after the kernel's threads, that issues the TMA
 /// `loads` of every iteration into `slots` slots (the multi-buffered
@@ -503,7 +596,8 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
 /// phases share the slots, the barriers and the cloned index computations.
 static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, scf::ForOp tiles,
-    ArrayRef<TmaLoad> loads, ArrayRef<Operation *> consumers, int64_t slots,
+    ArrayRef<TmaLoad> loads, ArrayRef<Operation *> consumers,
+    ArrayRef<int64_t> lags, int64_t slots,
     const llvm::MapVector<Value, Value> &slotted, Value trips, bool pingpong,
     bool multicast,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
@@ -640,17 +734,14 @@ static void warpSpecialize(
       tiles = cast<scf::ForOp>(carried->getOperation());
       before = tiles.getRegionIterArgs().back();
     }
-    OpBuilder cb(loop);
-    auto forOp = scf::ForOp::create(cb, loc, idx(cb, 0), trips, idx(cb, 1));
-    cb.setInsertionPoint(forOp.getBody()->getTerminator());
-    Value i = forOp.getInductionVar();
-    Value n = before ? arith::AddIOp::create(cb, loc, before, i) : i;
-    auto [slot, phase] = slotAndPhase(cb, n, /*flip=*/false);
-    NVVM::MBarrierTryWaitParityOp::create(cb, loc, barrier(cb, slot), phase,
-                                          i32(cb, kWaitHint));
-    emit(cb, consumers, i, slot);
-    Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
-    if (multicast) {
+    // The warp's reads of slot `slot` are done: release it.
+    auto release = [&](OpBuilder &cb, Value slot) {
+      Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
+      if (!multicast) {
+        NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
+                                       Value());
+        return;
+      }
       // The warp's reads of the slot are done once its lanes meet; its
       // first lane then releases the slot in every block of the cluster.
       // The arrivals order nothing but those reads (wgmma's are complete
@@ -661,8 +752,8 @@ static void warpSpecialize(
       Value lane = arith::RemUIOp::create(cb, loc, tid, idx(cb, 32));
       Value first = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
                                           lane, idx(cb, 0));
-      auto release = scf::IfOp::create(cb, loc, first, /*withElse=*/false);
-      OpBuilder rb(release.thenBlock()->getTerminator());
+      auto ifOp = scf::IfOp::create(cb, loc, first, /*withElse=*/false);
+      OpBuilder rb(ifOp.thenBlock()->getTerminator());
       Value local = barrier(rb, empty);
       auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
       for (int64_t r = 0; r < clusterBlocks; ++r)
@@ -670,12 +761,33 @@ static void warpSpecialize(
             rb, loc, Type(),
             NVVM::MapaOp::create(rb, loc, clusterPtr, local, i32(rb, r)),
             Value());
+    };
+    auto waitFull = [&](OpBuilder &cb, Value n) {
+      auto [slot, phase] = slotAndPhase(cb, n, /*flip=*/false);
+      NVVM::MBarrierTryWaitParityOp::create(cb, loc, barrier(cb, slot), phase,
+                                            i32(cb, kWaitHint));
+      return slot;
+    };
+    int64_t maxLag = lags.empty() ? 0 : *llvm::max_element(lags);
+    OpBuilder cb(loop);
+    if (maxLag > 0 && pingpong)
+      loop.emitWarning()
+          << "the consumer warpgroups do not take turns on the tensor cores "
+             "(pingpong): the loop runs readers in several stages";
+    if (maxLag > 0) {
+      emitLaggedReaders(cb, loc, consumers, lags, trips, slots, waitFull,
+                        release, emit);
     } else {
-      NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
-                                     Value());
+      auto forOp = scf::ForOp::create(cb, loc, idx(cb, 0), trips, idx(cb, 1));
+      cb.setInsertionPoint(forOp.getBody()->getTerminator());
+      Value i = forOp.getInductionVar();
+      Value n = before ? arith::AddIOp::create(cb, loc, before, i) : i;
+      Value slot = waitFull(cb, n);
+      emit(cb, consumers, i, slot);
+      release(cb, slot);
+      if (pingpong)
+        takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
     }
-    if (pingpong)
-      takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
   }
 
   // Producer: one thread of the added warpgroup issues every load.
@@ -843,6 +955,73 @@ static void warpSpecialize(
   }
 }
 
+/// The buffer that `value` is a view of (itself if it is no view).
+static Value viewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The buffers that `op` or an operation nested in it reads, and those it
+/// writes (or updates).
+static void collectBuffers(Operation *op, llvm::DenseSet<Value> &reads,
+                           llvm::DenseSet<Value> &writes) {
+  op->walk([&](Operation *nested) {
+    SmallVector<TileAccess> accesses;
+    getAccesses(nested, accesses);
+    for (const TileAccess &access : accesses)
+      (access.kind == AccessKind::Read ? reads : writes)
+          .insert(viewRoot(access.buffer));
+  });
+}
+
+/// Checks that a schedule keeps every two readers of `loop` (its
+/// `scheduled` operations that are not producers) that touch a common
+/// buffer, one of them writing, in program order. Reader i runs `lag[i]`
+/// iterations behind the first readers, at `position[i]` of the issue
+/// order: its instance of iteration k runs in step k + lag[i]. Of two
+/// readers a before b in the body, a's iteration k comes before b's
+/// iteration k' exactly when k' - k >= 0 in program order, and when
+/// k' - k >= lag[a] - lag[b] (+1 when a is issued after b) in the
+/// schedule: the two agree for every k, k' only when those thresholds are
+/// equal.
+static LogicalResult checkScheduleKeepsOrder(PipelinedOp loop,
+                                             ArrayRef<Operation *> scheduled,
+                                             ArrayRef<bool> isProd,
+                                             ArrayRef<int64_t> lag,
+                                             ArrayRef<int64_t> position) {
+  int64_t n = scheduled.size();
+  SmallVector<llvm::DenseSet<Value>> reads(n), writes(n);
+  for (int64_t i = 0; i < n; ++i)
+    if (!isProd[i])
+      collectBuffers(scheduled[i], reads[i], writes[i]);
+  auto conflict = [&](int64_t a, int64_t b) {
+    auto touches = [&](const llvm::DenseSet<Value> &written, int64_t other) {
+      return llvm::any_of(written, [&](Value buffer) {
+        return reads[other].contains(buffer) || writes[other].contains(buffer);
+      });
+    };
+    return touches(writes[a], b) || touches(writes[b], a);
+  };
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t b = a + 1; b < n; ++b) {
+      if (isProd[a] || isProd[b])
+        continue;
+      int64_t threshold = lag[a] - lag[b] + (position[a] < position[b] ? 0 : 1);
+      if (threshold == 0 || !conflict(a, b))
+        continue;
+      InFlightDiagnostic diag =
+          loop.emitOpError()
+          << "unsupported schedule: scheduled operations " << a << " and " << b
+          << " touch a common buffer, one writing, and the schedule "
+             "reorders them";
+      diag.attachNote(scheduled[a]->getLoc()) << "operation " << a;
+      diag.attachNote(scheduled[b]->getLoc()) << "operation " << b;
+      return diag;
+    }
+  return success();
+}
+
 /// One function: the schedule, the multi-buffered allocations, the
 /// prologue and the steady state share the producers, the slot views and
 /// the trip count.
@@ -877,35 +1056,68 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     return success();
   }
 
-  // Distance between a producer and its consumers, in iterations.
+  // Distance between the producers and their first consumers, in
+  // iterations, and how many iterations each consumer runs behind those
+  // (its lag: its stage minus the first consumers' stage).
   int64_t distance = loop.getStages() - 1;
+  SmallVector<int64_t> lagOf(scheduled.size(), 0);
+  int64_t maxLag = 0;
   if (std::optional<ArrayRef<int64_t>> stage = loop.getStage()) {
     std::optional<int64_t> prodStage, consStage;
     for (auto [i, s] : llvm::enumerate(*stage)) {
-      std::optional<int64_t> &slot = isProd[i] ? prodStage : consStage;
-      if (slot && *slot != s)
+      if (!isProd[i]) {
+        consStage = std::min(consStage.value_or(s), s);
+        continue;
+      }
+      if (prodStage && *prodStage != s)
         return loop.emitOpError()
                << "unsupported schedule: expected every global-to-shared "
-                  "copy in one stage and every other operation in one "
-                  "stage, got stages "
-               << *slot << " and " << s << " for "
-               << (isProd[i] ? "copies" : "other operations");
-      slot = s; // the verifier keeps s in [0, stages)
+                  "copy in one stage, got stages "
+               << *prodStage << " and " << s;
+      prodStage = s; // the verifier keeps s in [0, stages)
     }
     distance = consStage.value_or(0) - prodStage.value_or(0);
     if (distance < 0)
       return loop.emitOpError()
              << "unsupported schedule: the copies into shared memory (stage "
-             << *prodStage << ") must not come after their readers (stage "
-             << *consStage << ")";
+             << *prodStage << ") must not come after their first readers "
+             << "(stage " << *consStage << ")";
+    for (auto [i, s] : llvm::enumerate(*stage))
+      if (!isProd[i])
+        maxLag = std::max(maxLag, lagOf[i] = s - *consStage);
   }
-  int64_t slots = distance + 1;
+  int64_t slots = distance + 1 + maxLag;
 
   // Issue order inside an iteration.
   SmallVector<Operation *> issue(scheduled);
-  if (std::optional<ArrayRef<int64_t>> order = loop.getOrder())
-    for (auto [i, position] : llvm::enumerate(*order))
-      issue[position] = scheduled[i];
+  SmallVector<int64_t> position =
+      llvm::to_vector(llvm::seq<int64_t>(0, scheduled.size()));
+  if (std::optional<ArrayRef<int64_t>> order = loop.getOrder()) {
+    for (auto [i, p] : llvm::enumerate(*order))
+      issue[p] = scheduled[i];
+    position.assign(order->begin(), order->end());
+  }
+  if (failed(checkScheduleKeepsOrder(loop, scheduled, isProd, lagOf, position)))
+    return failure();
+  if (maxLag > 0) {
+    if (distance == 0)
+      return loop.emitOpError()
+             << "unsupported schedule: operations in later stages than the "
+                "first readers need the copies at least one stage ahead of "
+                "those readers";
+    if (getEnclosingTileLoop(loop))
+      return loop.emitOpError()
+             << "unsupported schedule: operations in later stages than the "
+                "first readers are not supported in a persistent kernel";
+    for (Operation *op : scheduled)
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && llvm::is_contained(scheduled, def))
+          return op->emitOpError()
+                 << "uses the result of another scheduled operation: with "
+                    "readers in several stages, the operations of a "
+                    "pipelined loop pass data through buffers only";
+  }
   // In one stage, the readers must wait for the copies.
   if (distance == 0)
     std::stable_partition(issue.begin(), issue.end(), [&](Operation *op) {
@@ -1121,9 +1333,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
 
   if (specialize) {
     SmallVector<Operation *> consumers;
+    SmallVector<int64_t> lags;
     for (Operation *op : issue)
-      if (!llvm::is_contained(producers, op))
+      if (!llvm::is_contained(producers, op)) {
         consumers.push_back(op);
+        lags.push_back(lagOf[llvm::find(scheduled, op) - scheduled.begin()]);
+      }
     auto emitAt = [&](OpBuilder &at, ArrayRef<Operation *> ops, Value iter,
                       Value slot) {
       OpBuilder::InsertionGuard guard(b);
@@ -1132,8 +1347,8 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     };
     // Not in a persistent kernel, whose blocks walk tiles on their own.
     bool multicast = !tiles && planMulticast(kernel, loop, tmaLoads);
-    warpSpecialize(kernel, loop, tiles, tmaLoads, consumers, slots, slotted,
-                   trips, options.pingpong, multicast, emitAt);
+    warpSpecialize(kernel, loop, tiles, tmaLoads, consumers, lags, slots,
+                   slotted, trips, options.pingpong, multicast, emitAt);
     loop.erase();
     for (auto [old, big] : slotted)
       old.getDefiningOp()->erase();
@@ -1175,7 +1390,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
         tileAndStep(arith::AddIOp::create(b, loc, before, c(distance)));
     cursor = {tile, step};
   }
-  auto forOp = scf::ForOp::create(b, loc, c(0), trips, c(1), cursor);
+  // With readers in later stages, L more steps run the last iterations'
+  // lagging readers.
+  Value steps =
+      maxLag ? arith::AddIOp::create(b, loc, trips, c(maxLag)).getResult()
+             : trips;
+  auto forOp = scf::ForOp::create(b, loc, c(0), steps, c(1), cursor);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(forOp.getBody());
@@ -1195,6 +1415,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     // each run of consumers as it comes.
     SmallVector<Operation *> run;
     bool runIsProducers = false;
+    int64_t runLag = 0;
     Operation *lastProducer = nullptr;
     for (Operation *op : issue)
       if (llvm::is_contained(producers, op))
@@ -1211,8 +1432,24 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
           emitProducers(run, ahead);
         else
           emit(run, i, c(0));
-      } else {
+      } else if (maxLag == 0) {
         emit(run, i, slotOf(n));
+      } else {
+        // Step i runs these readers on iteration i - lag, if it exists.
+        Value exists = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i,
+                                  c(runLag)),
+            arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, i,
+                arith::AddIOp::create(b, loc, trips, c(runLag))));
+        auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        Value iter =
+            runLag ? arith::SubIOp::create(b, loc, i, c(runLag)).getResult()
+                   : i;
+        emit(run, iter, slotOf(iter));
       }
       if (runIsProducers && run.back() == lastProducer) {
         commit();
@@ -1225,9 +1462,11 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     };
     for (Operation *op : issue) {
       bool prod = llvm::is_contained(producers, op);
-      if (!run.empty() && prod != runIsProducers)
+      int64_t lag = lagOf[llvm::find(scheduled, op) - scheduled.begin()];
+      if (!run.empty() && (prod != runIsProducers || lag != runLag))
         flush();
       runIsProducers = prod;
+      runLag = lag;
       run.push_back(op);
     }
     flush();

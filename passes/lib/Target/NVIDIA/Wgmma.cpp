@@ -13,11 +13,14 @@
 #include "Lowering/LoweringContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -351,15 +354,22 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
     }
     return words;
   };
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  // Every A register is packed before the fence: a register written
+  // between the fence and a wgmma that reads it makes ptxas add a fence of
+  // its own before that wgmma.
+  SmallVector<SmallVector<Value>> aWords;
+  for (int64_t ks = 0; aInRegisters && ks < kSteps; ++ks)
+    aWords.push_back(aRegisters(ks));
+  wgmmaOps.insert(NVVM::WgmmaFenceAlignedOp::create(b, loc));
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t mb = 0; mb < mBlocks; ++mb)
       for (int64_t nb = 0; nb < nBlocks; ++nb) {
         Value &c = acc[mb * nBlocks + nb];
         if (aInRegisters) {
-          c = emitRegisterAWgmma(b, loc, c, aRegisters(ks),
-                                 descriptor(1, nb, ks), plan.instrN,
-                                 aElt.isBF16() ? "bf16" : "f16", ops[1].kOuter);
+          c = emitRegisterAWgmma(b, loc, c, aWords[ks], descriptor(1, nb, ks),
+                                 plan.instrN, aElt.isBF16() ? "bf16" : "f16",
+                                 ops[1].kOuter);
+          wgmmaOps.insert(c.getDefiningOp());
           continue;
         }
         c = NVVM::WgmmaMmaAsyncOp::create(
@@ -378,10 +388,15 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
             NVVM::MMALayoutAttr::get(ctx, ops[1].kOuter ? NVVM::MMALayout::row
                                                         : NVVM::MMALayout::col),
             NVVM::MMAIntOverflowAttr());
+        wgmmaOps.insert(c.getDefiningOp());
       }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  // The wait returns the accumulators it waited for, so that no read of
-  // them can be scheduled before it.
+  auto commit = NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  wgmmaOps.insert(commit);
+  // The wait, in a region that placeWgmmaWaits() moves to the first use
+  // of the accumulators, returns the accumulators it waited for, so that
+  // no read of them can be scheduled before it.
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange());
+  b.setInsertionPointToStart(&region.getRegion().emplaceBlock());
   SmallVector<Value> values;
   for (Value s : acc)
     for (int64_t i = 0; i < accRegs; ++i)
@@ -397,6 +412,7 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
       b, loc, allType, values, "wgmma.wait_group.sync.aligned 0;", constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  wgmmaOps.insert(wait);
   for (size_t i = 0; i < values.size(); ++i) {
     Value e = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
     Value reg = cst(b, loc, cRegOf[i]);
@@ -405,6 +421,76 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
           b, loc, memref::LoadOp::create(b, loc, cRegs, ValueRange{reg}), e);
     memref::StoreOp::create(b, loc, e, cRegs, ValueRange{reg});
   }
+  scf::YieldOp::create(b, loc);
+  wgmmaWaits.push_back({region, commit, cRegs,
+                        aInRegisters ? fragments[op.getA()].second : Value()});
   op.erase();
   return success();
+}
+
+/// Whether a wgmma wait that writes the register array `c` (and must
+/// precede writes to `a`, the group's register A operand) may move past
+/// `op`: nothing in it touches `c`, writes `a` or touches memory other
+/// than registers, and everything in it is free of other effects, a
+/// warp shuffle, or part of a wgmma group (`wgmmaOps`).
+static bool waitMayPass(Operation *op, Value c, Value a,
+                        const llvm::DenseSet<Operation *> &wgmmaOps) {
+  auto isRegisterArray = [](Value buffer) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(buffer.getType()).getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Private;
+  };
+  WalkResult result = op->walk([&](Operation *nested) {
+    Value read, written;
+    if (auto load = dyn_cast<memref::LoadOp>(nested))
+      read = load.getMemref();
+    else if (auto store = dyn_cast<memref::StoreOp>(nested))
+      written = store.getMemref();
+    else if (auto load = dyn_cast<vector::LoadOp>(nested))
+      read = load.getBase();
+    else if (auto store = dyn_cast<vector::StoreOp>(nested))
+      written = store.getBase();
+    if (Value buffer = read ? read : written) {
+      bool ok =
+          isRegisterArray(buffer) && buffer != c && !(written && buffer == a);
+      return ok ? WalkResult::advance() : WalkResult::interrupt();
+    }
+    if (wgmmaOps.contains(nested) || isa<NVVM::ShflOp>(nested) ||
+        nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(nested))
+      if (!asmOp.getHasSideEffects())
+        return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+void LoweringContext::placeWgmmaWaits() {
+  for (WgmmaWait &w : wgmmaWaits) {
+    Operation *next = w.region->getNextNode();
+    while (!next->hasTrait<OpTrait::IsTerminator>() &&
+           waitMayPass(next, w.c, w.a, wgmmaOps))
+      next = next->getNextNode();
+    w.region->moveBefore(next);
+  }
+  // Counts last: a wait may have moved past another's commit.
+  for (WgmmaWait &w : wgmmaWaits) {
+    int64_t later = 0;
+    for (Operation *op = w.commit->getNextNode(); op != w.region;
+         op = op->getNextNode())
+      later += isa<NVVM::WgmmaGroupSyncAlignedOp>(op);
+    Block &body = w.region.getRegion().front();
+    body.walk([&](LLVM::InlineAsmOp wait) {
+      wait.setAsmString("wgmma.wait_group.sync.aligned " +
+                        std::to_string(later) + ";");
+    });
+    body.getTerminator()->erase();
+    w.region->getBlock()->getOperations().splice(w.region->getIterator(),
+                                                 body.getOperations());
+    w.region->erase();
+  }
+  wgmmaWaits.clear();
+  wgmmaOps.clear();
 }

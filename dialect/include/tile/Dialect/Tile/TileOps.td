@@ -404,9 +404,18 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [Tile_InKernel, SingleBlock,
     either order. Scheduled operations are the top-level operations of the
     body that are not pure (tile operators, loads, stores, nested loops);
     pure index arithmetic follows its users. `tile-lower` follows
-    schedules that put every global-to-shared copy in one stage and every
-    other operation in one later stage (the copies then run that many
-    iterations ahead) and reports others.
+    schedules that put every global-to-shared copy in one stage, before
+    the first readers' stage (the copies then run that many iterations
+    ahead). Readers in later stages run that many iterations behind the
+    first readers, at their place in the issue order (the copies then get
+    one more buffer slot per iteration of lag): FlashAttention issues P·V
+    of block j - 1 right after Q·Kᵀ of block j. It reports schedules that
+    would run two readers touching a common buffer, one writing, out of
+    program order.
+
+    For a body of copy K, copy V, S = Q Kᵀ, P = cast(S), O += P V, the
+    schedule `stages(3) order [0, 1, 2, 4, 3] stage [0, 0, 1, 1, 2]` issues
+    P V of block j - 1 right after Q Kᵀ of block j.
 
     ```mlir
     tile.pipelined %k = %c0 to %n step %c1 stages(2) order [0, 1] stage [0, 1] {
