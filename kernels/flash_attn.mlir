@@ -21,18 +21,27 @@
 // Parameters (tile-compile -D NAME=VALUE):
 //   D        head dimension (64, 128 or 256)
 //   BM, BN   query rows and key rows of one block step
-//   STAGES   pipeline depth over key blocks
+//   STAGES   pipeline depth over key blocks: slots of K and V
+//   ORDER, STAGE  the loop's schedule (tile.pipelined `order` and `stage`
+//            over its twelve scheduled operations: the K and V copies,
+//            Q·Kᵀ, the mask, the max, the rescale factor, exp2, the sum,
+//            the row sums, the output rescale, the cast to P and P·V).
+//            sm_90a runs P·V one block late (stage 2), issued right after
+//            the next block's Q·Kᵀ: the softmax of block j runs while the
+//            tensor cores do P·V of block j - 1, and the copies take the
+//            third slot.
 //   THREADS  threads per block
 //   T        element type of Q, K, V and O: f16 or bf16
 //   CAUSAL   true or false
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
-// tile.params(sm_90a): BM=128 BN=128 STAGES=2 THREADS=256
+// tile.params(sm_90a): BM=128 BN=128 STAGES=3 THREADS=256 ORDER=0,1,2,4,5,6,7,8,9,10,11,3 STAGE=0,0,1,1,1,1,1,1,1,1,1,2
 // tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
 // tile.params(gfx942): BM=128 BN=32 STAGES=2 THREADS=256
 // tile.params(gfx90a): BM=128 BN=32 STAGES=2 THREADS=256
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
+// tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
                       %scale: f32) {
@@ -64,6 +73,7 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     %m = tile.alloc : memref<${BM}xf32, #tile.fragment>
     %mNew = tile.alloc : memref<${BM}xf32, #tile.fragment>
     %rowSum = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    %rescale = tile.alloc : memref<${BM}xf32, #tile.fragment>
     %l = tile.alloc : memref<${BM}xf32, #tile.fragment>
     %b = arith.divui %bh, %hq : index
     %h = arith.remui %bh, %hq : index
@@ -87,7 +97,8 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     %ncausal = arith.minui %ncausal0, %nall : index
     %nblocks = arith.select %causal, %ncausal, %nall : index
     %diag = arith.subi %skv, %sq : index
-    tile.pipelined %j = %c0 to %nblocks step %c1 stages(${STAGES}) {
+    tile.pipelined %j = %c0 to %nblocks step %c1 stages(${STAGES})
+        order [${ORDER}] stage [${STAGE}] {
       %k0 = arith.muli %j, %bn : index
       tile.copy %K[%b, %hk, %k0, %c0] -> %Ks
           : memref<?x?x?x${D}x${T}> -> memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
@@ -122,17 +133,25 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
       }
       tile.reduce max %S -> %mNew dim(1)
           : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<${BM}xf32, #tile.fragment>
-      // The new row maximum, as m · c; a row with no visible key yet keeps
-      // 0 so that exp2 sees -inf, never nan.
+      // The new row maximum m' (kept as is: a row with no visible key yet
+      // keeps -inf and exp2 sees 0 · c, never nan) and the rescale factor
+      // of the sums so far, r = exp2((m - m') · c).
       tile.parallel (%i) in (${BM}) {
         %a = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
-        %o = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
-        %mx = arith.maximumf %a, %o : f32
-        memref.store %mx, %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %old = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
+        %mx = arith.maximumf %a, %old : f32
+        %inf = arith.cmpf oeq, %mx, %ninf : f32
+        %diff = arith.subf %old, %mx : f32
+        %x0 = arith.mulf %diff, %c : f32
+        %x = arith.select %inf, %zero, %x0 : f32
+        %r = math.exp2 %x : f32
+        memref.store %r, %rescale[%i] : memref<${BM}xf32, #tile.fragment>
+        memref.store %mx, %m[%i] : memref<${BM}xf32, #tile.fragment>
       }
+      // P = exp2(S · c - m' · c), one FMA and one exp2 per element.
       tile.parallel (%i, %jj) in (${BM}, ${BN}) {
         %s = memref.load %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
-        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
+        %mx = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
         %inf = arith.cmpf oeq, %mx, %ninf : f32
         %ms = arith.mulf %mx, %c : f32
         %msafe = arith.select %inf, %zero, %ms : f32
@@ -140,36 +159,28 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
         %x = math.fma %s, %c, %neg : f32
         %p = math.exp2 %x : f32
         memref.store %p, %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
-        %pt = arith.truncf %p : f32 to ${T}
-        memref.store %pt, %P[%i, %jj] : memref<${BM}x${BN}x${T}, #tile.fragment>
       }
       tile.reduce sum %S -> %rowSum dim(1)
           : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<${BM}xf32, #tile.fragment>
-      tile.parallel (%i, %d) in (${BM}, ${D}) {
-        %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
-        %old = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
-        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
-        %inf = arith.cmpf oeq, %mx, %ninf : f32
-        %diff = arith.subf %old, %mx : f32
-        %x0 = arith.mulf %diff, %c : f32
-        %x = arith.select %inf, %zero, %x0 : f32
-        %r = math.exp2 %x : f32
-        %n = arith.mulf %o, %r : f32
-        memref.store %n, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
-      }
       tile.parallel (%i) in (${BM}) {
-        %old = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
-        %mx = memref.load %mNew[%i] : memref<${BM}xf32, #tile.fragment>
-        %inf = arith.cmpf oeq, %mx, %ninf : f32
-        %diff = arith.subf %old, %mx : f32
-        %x0 = arith.mulf %diff, %c : f32
-        %x = arith.select %inf, %zero, %x0 : f32
-        %r = math.exp2 %x : f32
+        %r = memref.load %rescale[%i] : memref<${BM}xf32, #tile.fragment>
         %l0 = memref.load %l[%i] : memref<${BM}xf32, #tile.fragment>
         %sum = memref.load %rowSum[%i] : memref<${BM}xf32, #tile.fragment>
         %t = math.fma %l0, %r, %sum : f32
         memref.store %t, %l[%i] : memref<${BM}xf32, #tile.fragment>
-        memref.store %mx, %m[%i] : memref<${BM}xf32, #tile.fragment>
+      }
+      // The output accumulator and P are touched last: on sm_90a the P·V
+      // of the previous block runs on the tensor cores until here.
+      tile.parallel (%i, %d) in (${BM}, ${D}) {
+        %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+        %r = memref.load %rescale[%i] : memref<${BM}xf32, #tile.fragment>
+        %n = arith.mulf %o, %r : f32
+        memref.store %n, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+      }
+      tile.parallel (%i, %jj) in (${BM}, ${BN}) {
+        %p = memref.load %S[%i, %jj] : memref<${BM}x${BN}xf32, #tile.fragment>
+        %pt = arith.truncf %p : f32 to ${T}
+        memref.store %pt, %P[%i, %jj] : memref<${BM}x${BN}x${T}, #tile.fragment>
       }
       tile.gemm %P, %Vs -> %Of policy(full_row)
           : memref<${BM}x${BN}x${T}, #tile.fragment>,
