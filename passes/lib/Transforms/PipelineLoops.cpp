@@ -1109,14 +1109,21 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
       return loop.emitOpError()
              << "unsupported schedule: operations in later stages than the "
                 "first readers are not supported in a persistent kernel";
-    for (Operation *op : scheduled)
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp();
-            def && llvm::is_contained(scheduled, def))
-          return op->emitOpError()
-                 << "uses the result of another scheduled operation: with "
-                    "readers in several stages, the operations of a "
-                    "pipelined loop pass data through buffers only";
+    for (Operation *op : scheduled) {
+      // Operations nested in a scheduled one count as its own.
+      WalkResult uses = op->walk([&](Operation *user) {
+        for (Value operand : user->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && def != op && llvm::is_contained(scheduled, def))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (uses.wasInterrupted())
+        return op->emitOpError()
+               << "uses the result of another scheduled operation: with "
+                  "readers in several stages, the operations of a "
+                  "pipelined loop pass data through buffers only";
+    }
   }
   // In one stage, the readers must wait for the copies.
   if (distance == 0)
