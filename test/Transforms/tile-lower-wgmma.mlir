@@ -197,3 +197,39 @@ func.func @swizzle32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
   }
   return
 }
+
+// -----
+
+// A gemm whose result nothing reads, last in the kernel's body (a block
+// without a terminator): its wait stays at the end of the body. An
+// operation that touches neither its accumulator nor memory (the cast
+// into another fragment) runs before the wait.
+
+// CHECK-LABEL: func.func @wait_at_body_end
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: arith.truncf
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NEXT: llvm.extractvalue
+// CHECK-NOT: arith.truncf
+// CHECK: }
+func.func @wait_at_body_end(%A: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x16xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %Df = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %Ef = tile.alloc : memref<64x64xf16, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x16xf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.clear %Df : memref<64x64xf32, #tile.fragment>
+    tile.gemm %As, %Bs -> %Cf clear_accum : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 64) {
+      %d = memref.load %Df[%i, %j] : memref<64x64xf32, #tile.fragment>
+      %e = arith.truncf %d : f32 to f16
+      memref.store %e, %Ef[%i, %j] : memref<64x64xf16, #tile.fragment>
+    }
+  }
+  return
+}

@@ -237,6 +237,16 @@ struct ConvertTileToGPUPass
     module.walk([&](func::FuncOp func) {
       FunctionType type = func.getFunctionType();
       auto check = [&](StringRef role, unsigned i, Type t) {
+        // A kernel parameter is at least a byte: PTX has no 4-bit one.
+        if (auto f = dyn_cast<FloatType>(t); ok && f && f.getWidth() < 8) {
+          func.emitError() << "function @" << func.getSymName() << " " << role
+                           << " " << i << " of type " << t
+                           << ", narrower than a byte, which kernels cannot "
+                              "take as a scalar; pass it widened (f16) and "
+                              "truncate it in the kernel";
+          ok = false;
+          return;
+        }
         auto memref = dyn_cast<MemRefType>(t);
         if (!ok || !memref || !memref.getMemorySpace() ||
             isa<IntegerAttr>(memref.getMemorySpace()))

@@ -1118,11 +1118,15 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
             return WalkResult::interrupt();
         return WalkResult::advance();
       });
-      if (uses.wasInterrupted())
-        return op->emitOpError()
-               << "uses the result of another scheduled operation: with "
-                  "readers in several stages, the operations of a "
-                  "pipelined loop pass data through buffers only";
+      if (uses.wasInterrupted()) {
+        InFlightDiagnostic diag =
+            loop.emitOpError()
+            << "unsupported schedule: a scheduled operation uses the result "
+               "of another; with readers in several stages, the operations "
+               "of a pipelined loop pass data through buffers only";
+        diag.attachNote(op->getLoc()) << "the operation using it";
+        return diag;
+      }
     }
   }
   // In one stage, the readers must wait for the copies.

@@ -32,6 +32,16 @@ func.func @host_shared_argument(%n: index, %out: memref<4x3xf32, #gpu.address_sp
 
 // -----
 
+// A scalar narrower than a byte cannot be a kernel parameter.
+// expected-error @+1 {{function @host_f4_scalar takes argument 1 of type 'f4E2M1FN', narrower than a byte, which kernels cannot take as a scalar; pass it widened (f16) and truncate it in the kernel}}
+func.func @host_f4_scalar(%n: index, %v: f4E2M1FN) {
+  tile.kernel blocks(%bx) in (%n) threads(4) {
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{function @host_fragment_result returns result 0 of type 'memref<4xf32, #tile.fragment>', in memory space #tile.fragment, which function lowering cannot map; pass global memory as a memref without a memory space}}
 func.func private @host_fragment_result() -> memref<4xf32, #tile.fragment>
 

@@ -469,11 +469,16 @@ static bool waitMayPass(Operation *op, Value c, Value a,
 
 void LoweringContext::placeWgmmaWaits() {
   for (WgmmaWait &w : wgmmaWaits) {
+    // Blocks without a terminator (a kernel's body) end the walk too.
+    Block *block = w.region->getBlock();
     Operation *next = w.region->getNextNode();
-    while (!next->hasTrait<OpTrait::IsTerminator>() &&
+    while (next && !next->hasTrait<OpTrait::IsTerminator>() &&
            waitMayPass(next, w.c, w.a, wgmmaOps))
       next = next->getNextNode();
-    w.region->moveBefore(next);
+    if (next)
+      w.region->moveBefore(next);
+    else
+      w.region->moveBefore(block, block->end());
   }
   // Counts last: a wait may have moved past another's commit.
   for (WgmmaWait &w : wgmmaWaits) {
