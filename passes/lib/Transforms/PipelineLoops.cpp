@@ -490,7 +490,7 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
 /// waits for slot i (`waitFull`, which returns the slot) where iteration i
 /// exists, and ends by releasing the slot of iteration i - L, whose last
 /// readers have then run.
-static void emitLaggedReaders(
+static SmallVector<scf::ForOp, 3> emitLaggedReaders(
     OpBuilder &b, Location loc, ArrayRef<Operation *> consumers,
     ArrayRef<int64_t> lags, Value trips, int64_t slots,
     function_ref<Value(OpBuilder &, Value)> waitFull,
@@ -557,16 +557,96 @@ static void emitLaggedReaders(
     OpBuilder rb(ifOp.thenBlock()->getTerminator());
     release(rb, slotOf(rb, done));
   };
+  SmallVector<scf::ForOp, 3> loops;
   auto loopOver = [&](Value lb, Value ub, Part part) {
     auto forOp = scf::ForOp::create(b, loc, lb, ub, idx(b, 1));
     OpBuilder ob(forOp.getBody()->getTerminator());
     emitStep(ob, forOp.getInductionVar(), part);
+    loops.push_back(forOp);
   };
   Value lag = idx(b, maxLag);
   loopOver(idx(b, 0), arith::MinUIOp::create(b, loc, lag, trips),
            Part::prologue);
   loopOver(lag, trips, Part::steady);
   loopOver(trips, arith::AddIOp::create(b, loc, trips, lag), Part::epilogue);
+  return loops;
+}
+
+/// Makes the two consumer warpgroups (`threads` = 256, ids `tid`) of the
+/// prologue, steady and epilogue `loops` of emitLaggedReaders() take turns
+/// on the tensor cores, FlashAttention-3's ping-pong with intra-warpgroup
+/// overlap: in each step that issues gemms, a warpgroup waits for its turn
+/// (named barrier 2 + w) before the first and gives the other its turn
+/// right after issuing the last, so that one warpgroup's softmax runs
+/// while the other's gemms are issued. Warpgroup 1 gives warpgroup 0 the
+/// first turn; every warpgroup takes trips + 1 turns (one step of each
+/// loop issues gemms: the lag is 1), so warpgroup 1 gives no turn after
+/// its last. Returns false, changing nothing, where a loop issues no gemm
+/// or the gemms of a step are not adjacent in one block (a turn would then
+/// span other code).
+static bool takeTurnsInLaggedReaders(MutableArrayRef<scf::ForOp> loops,
+                                     Value tid, Value trips, int64_t threads) {
+  SmallVector<std::pair<Operation *, Operation *>> episodes;
+  for (scf::ForOp loop : loops) {
+    SmallVector<Operation *> gemms;
+    loop.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+    // Both warpgroups take one turn per loop: each must issue gemms.
+    if (gemms.empty())
+      return false;
+    Operation *first = gemms.front(), *last = gemms.back();
+    if (first->getBlock() != last->getBlock())
+      return false;
+    for (Operation *op = first; op != last; op = op->getNextNode())
+      if (!isa<GemmOp>(op) && !isPure(op))
+        return false;
+    episodes.push_back({first, last});
+  }
+  if (threads != 256 || loops.size() != 3)
+    return false;
+  Location loc = loops.front().getLoc();
+  OpBuilder b(loops.front());
+  auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
+  };
+  Value group = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::DivUIOp::create(b, loc, tid,
+                             arith::ConstantIndexOp::create(b, loc, 128)));
+  Value mine = arith::AddIOp::create(b, loc, i32(b, 2), group);
+  Value other = arith::SubIOp::create(b, loc, i32(b, 3), group);
+  Value count = i32(b, threads);
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips,
+                                     arith::ConstantIndexOp::create(b, loc, 0));
+  Value isOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group, i32(b, 1));
+  auto first =
+      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, runs, isOne),
+                        /*withElse=*/false);
+  {
+    OpBuilder ib(first.thenBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(ib, loc, i32(ib, 2), count);
+  }
+  for (auto [n, episode] : llvm::enumerate(episodes)) {
+    auto [firstGemm, lastGemm] = episode;
+    OpBuilder wb(firstGemm);
+    NVVM::BarrierOp::create(wb, loc, Type(), mine, count,
+                            NVVM::BarrierReductionAttr(), Value());
+    OpBuilder gb(lastGemm->getBlock(), std::next(lastGemm->getIterator()));
+    if (n + 1 < episodes.size()) {
+      NVVM::BarrierArriveOp::create(gb, loc, other, count);
+      continue;
+    }
+    // The epilogue's turn is the last: warpgroup 0 gives warpgroup 1 its
+    // last one; warpgroup 1 gives none.
+    auto give = scf::IfOp::create(
+        gb, loc,
+        arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::eq, group,
+                              i32(gb, 0)),
+        /*withElse=*/false);
+    OpBuilder ib(give.thenBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(ib, loc, other, count);
+  }
+  return true;
 }
 
 /// Rewrites `kernel` around its pipelined `loop` into a producer
@@ -770,13 +850,16 @@ static void warpSpecialize(
     };
     int64_t maxLag = lags.empty() ? 0 : *llvm::max_element(lags);
     OpBuilder cb(loop);
-    if (maxLag > 0 && pingpong)
-      loop.emitWarning()
-          << "the consumer warpgroups do not take turns on the tensor cores "
-             "(pingpong): the loop runs readers in several stages";
     if (maxLag > 0) {
-      emitLaggedReaders(cb, loc, consumers, lags, trips, slots, waitFull,
-                        release, emit);
+      SmallVector<scf::ForOp, 3> loops = emitLaggedReaders(
+          cb, loc, consumers, lags, trips, slots, waitFull, release, emit);
+      if (pingpong && (maxLag != 1 || !takeTurnsInLaggedReaders(
+                                          loops, tid, trips, consumerThreads)))
+        loop.emitWarning()
+            << "the consumer warpgroups do not take turns on the tensor "
+               "cores (pingpong): every step must issue adjacent gemms, in "
+               "both lagging and leading readers, with 256 consumer threads "
+               "and readers lagging by one iteration";
     } else {
       auto forOp = scf::ForOp::create(cb, loc, idx(cb, 0), trips, idx(cb, 1));
       cb.setInsertionPoint(forOp.getBody()->getTerminator());

@@ -455,7 +455,10 @@ static bool waitMayPass(Operation *op, Value c, Value a,
           isRegisterArray(buffer) && buffer != c && !(written && buffer == a);
       return ok ? WalkResult::advance() : WalkResult::interrupt();
     }
-    if (wgmmaOps.contains(nested) || isa<NVVM::ShflOp>(nested) ||
+    // A named barrier's arrival (a warpgroup's turn given) waits for
+    // nothing and touches no register.
+    if (wgmmaOps.contains(nested) ||
+        isa<NVVM::ShflOp, NVVM::BarrierArriveOp>(nested) ||
         nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isMemoryEffectFree(nested))
       return WalkResult::advance();
