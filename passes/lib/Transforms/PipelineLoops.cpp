@@ -407,6 +407,45 @@ static bool planMulticast(KernelOp kernel, PipelinedOp loop,
   return any;
 }
 
+namespace {
+/// The named barriers by which two consumer warpgroups (`threads` = 256
+/// consumer threads with ids `tid`) take turns on the tensor cores:
+/// barrier 2 + w is warpgroup w's turn (`mine`), 3 - w the other's.
+struct TurnBarriers {
+  Value group, mine, other, count;
+  TurnBarriers(OpBuilder &b, Location loc, Value tid, int64_t threads) {
+    group = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivUIOp::create(b, loc, tid,
+                               arith::ConstantIndexOp::create(b, loc, 128)));
+    mine = arith::AddIOp::create(b, loc, i32(b, loc, 2), group);
+    other = arith::SubIOp::create(b, loc, i32(b, loc, 3), group);
+    count = i32(b, loc, threads);
+  }
+  static Value i32(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  /// Gives warpgroup `w`'s turn away (arrives on `barrierId`) when `runs`
+  /// and this is warpgroup w.
+  scf::IfOp giveIf(OpBuilder &b, Location loc, Value runs, int64_t w,
+                   int64_t barrierId) const {
+    Value is = arith::AndIOp::create(
+        b, loc, runs,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group,
+                              i32(b, loc, w)));
+    auto ifOp = scf::IfOp::create(b, loc, is, /*withElse=*/false);
+    OpBuilder ib(ifOp.thenBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(ib, loc, i32(ib, loc, barrierId), count);
+    return ifOp;
+  }
+  /// Waits for this warpgroup's turn at `b`.
+  Operation *wait(OpBuilder &b, Location loc) const {
+    return NVVM::BarrierOp::create(b, loc, Type(), mine, count,
+                                   NVVM::BarrierReductionAttr(), Value());
+  }
+};
+} // namespace
+
 /// Makes the two consumer warpgroups of `loop` (the consumers' loop of a
 /// warp-specialized kernel, `threads` = 256 consumer threads with ids
 /// `tid`, `trips` iterations) take turns on the tensor cores when its body
@@ -431,35 +470,15 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   UnitAttr mark = b.getUnitAttr();
-  auto i32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  };
-  Value group = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(),
-      arith::DivUIOp::create(b, loc, tid,
-                             arith::ConstantIndexOp::create(b, loc, 128)));
-  Value mine = arith::AddIOp::create(b, loc, i32(2), group);
-  Value other = arith::SubIOp::create(b, loc, i32(3), group);
-  Value count = i32(threads);
+  TurnBarriers turns(b, loc, tid, threads);
   Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips,
                                      arith::ConstantIndexOp::create(b, loc, 0));
   // Arrivals outside the loop are not waits, so no barrier of the
   // consumers before or after the loop can deadlock on them.
   auto giveTurnIf = [&](int64_t w, int64_t barrierId) {
-    Value is = arith::AndIOp::create(
-        b, loc, runs,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group, i32(w)));
-    auto ifOp = scf::IfOp::create(b, loc, is, /*withElse=*/false);
-    ifOp->setAttr(kTurnAttr, mark);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    NVVM::BarrierArriveOp::create(b, loc, i32(barrierId), count);
+    turns.giveIf(b, loc, runs, w, barrierId)->setAttr(kTurnAttr, mark);
   };
-  auto waitTurn = [&]() {
-    NVVM::BarrierOp::create(b, loc, Type(), mine, count,
-                            NVVM::BarrierReductionAttr(), Value())
-        ->setAttr(kTurnAttr, mark);
-  };
+  auto waitTurn = [&]() { turns.wait(b, loc)->setAttr(kTurnAttr, mark); };
   giveTurnIf(1, 2);
   b.setInsertionPoint(gemms.front());
   Value first =
@@ -473,7 +492,8 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
     waitTurn();
   }
   b.setInsertionPointAfter(gemms.front());
-  NVVM::BarrierArriveOp::create(b, loc, other, count)->setAttr(kTurnAttr, mark);
+  NVVM::BarrierArriveOp::create(b, loc, turns.other, turns.count)
+      ->setAttr(kTurnAttr, mark);
   b.setInsertionPoint(gemms.back());
   waitTurn();
   b.setInsertionPointAfter(loop);
@@ -605,46 +625,23 @@ static bool takeTurnsInLaggedReaders(MutableArrayRef<scf::ForOp> loops,
     return false;
   Location loc = loops.front().getLoc();
   OpBuilder b(loops.front());
-  auto i32 = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIntOp::create(ob, loc, ob.getI32Type(), v);
-  };
-  Value group = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(),
-      arith::DivUIOp::create(b, loc, tid,
-                             arith::ConstantIndexOp::create(b, loc, 128)));
-  Value mine = arith::AddIOp::create(b, loc, i32(b, 2), group);
-  Value other = arith::SubIOp::create(b, loc, i32(b, 3), group);
-  Value count = i32(b, threads);
+  TurnBarriers turns(b, loc, tid, threads);
   Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips,
                                      arith::ConstantIndexOp::create(b, loc, 0));
-  Value isOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group, i32(b, 1));
-  auto first =
-      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, runs, isOne),
-                        /*withElse=*/false);
-  {
-    OpBuilder ib(first.thenBlock()->getTerminator());
-    NVVM::BarrierArriveOp::create(ib, loc, i32(ib, 2), count);
-  }
+  turns.giveIf(b, loc, runs, 1, 2);
   for (auto [n, episode] : llvm::enumerate(episodes)) {
     auto [firstGemm, lastGemm] = episode;
     OpBuilder wb(firstGemm);
-    NVVM::BarrierOp::create(wb, loc, Type(), mine, count,
-                            NVVM::BarrierReductionAttr(), Value());
+    turns.wait(wb, loc);
     OpBuilder gb(lastGemm->getBlock(), std::next(lastGemm->getIterator()));
     if (n + 1 < episodes.size()) {
-      NVVM::BarrierArriveOp::create(gb, loc, other, count);
+      NVVM::BarrierArriveOp::create(gb, loc, turns.other, turns.count);
       continue;
     }
     // The epilogue's turn is the last: warpgroup 0 gives warpgroup 1 its
     // last one; warpgroup 1 gives none.
-    auto give = scf::IfOp::create(
-        gb, loc,
-        arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::eq, group,
-                              i32(gb, 0)),
-        /*withElse=*/false);
-    OpBuilder ib(give.thenBlock()->getTerminator());
-    NVVM::BarrierArriveOp::create(ib, loc, other, count);
+    Value always = arith::ConstantIntOp::create(gb, loc, gb.getI1Type(), 1);
+    turns.giveIf(gb, loc, always, 0, 3);
   }
   return true;
 }
