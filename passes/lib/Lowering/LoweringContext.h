@@ -16,6 +16,7 @@
 #include "tile/Dialect/Tile/TileOps.h"
 #include "tile/Transforms/Lowering.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -176,12 +177,13 @@ struct LoweringContext {
   /// fit wgmma.
   std::optional<LogicalResult> lowerWgmma(GemmOp op, const WgmmaPlan &plan);
   /// The wait of a wgmma gemm's commit group, built right after the
-  /// commit (in `region`, a marked scf.execute_region) and moved later by
-  /// placeWgmmaWaits(): it writes the accumulator array `c`; the group's
-  /// wgmmas read `a`, the register A array (null for shared A), until
-  /// then.
+  /// commit (`wait`, the inline asm, and the stores of what it returns, in
+  /// `region`) and moved later by placeWgmmaWaits(): it writes the
+  /// accumulator array `c`; the group's wgmmas read `a`, the register A
+  /// array (null for shared A), until then.
   struct WgmmaWait {
     scf::ExecuteRegionOp region;
+    LLVM::InlineAsmOp wait;
     Operation *commit;
     Value c, a;
   };

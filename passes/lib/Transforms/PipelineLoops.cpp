@@ -1179,6 +1179,9 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   }
   if (failed(checkScheduleKeepsOrder(loop, scheduled, isProd, lagOf, position)))
     return failure();
+  auto lagOfOp = [&](Operation *op) {
+    return lagOf[llvm::find(scheduled, op) - scheduled.begin()];
+  };
   if (maxLag > 0) {
     if (distance == 0)
       return loop.emitOpError()
@@ -1428,7 +1431,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     for (Operation *op : issue)
       if (!llvm::is_contained(producers, op)) {
         consumers.push_back(op);
-        lags.push_back(lagOf[llvm::find(scheduled, op) - scheduled.begin()]);
+        lags.push_back(lagOfOp(op));
       }
     auto emitAt = [&](OpBuilder &at, ArrayRef<Operation *> ops, Value iter,
                       Value slot) {
@@ -1553,7 +1556,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     };
     for (Operation *op : issue) {
       bool prod = llvm::is_contained(producers, op);
-      int64_t lag = lagOf[llvm::find(scheduled, op) - scheduled.begin()];
+      int64_t lag = lagOfOp(op);
       if (!run.empty() && (prod != runIsProducers || lag != runLag))
         flush();
       runIsProducers = prod;

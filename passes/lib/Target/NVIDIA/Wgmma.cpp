@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Accesses.h"
 #include "Analysis/LayoutInferenceUtils.h"
 #include "Lowering/LoweringContext.h"
 
@@ -422,7 +423,7 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
     memref::StoreOp::create(b, loc, e, cRegs, ValueRange{reg});
   }
   scf::YieldOp::create(b, loc);
-  wgmmaWaits.push_back({region, commit, cRegs,
+  wgmmaWaits.push_back({region, wait, commit, cRegs,
                         aInRegisters ? fragments[op.getA()].second : Value()});
   op.erase();
   return success();
@@ -441,18 +442,14 @@ static bool waitMayPass(Operation *op, Value c, Value a,
     return space && space.getValue() == gpu::AddressSpace::Private;
   };
   WalkResult result = op->walk([&](Operation *nested) {
-    Value read, written;
-    if (auto load = dyn_cast<memref::LoadOp>(nested))
-      read = load.getMemref();
-    else if (auto store = dyn_cast<memref::StoreOp>(nested))
-      written = store.getMemref();
-    else if (auto load = dyn_cast<vector::LoadOp>(nested))
-      read = load.getBase();
-    else if (auto store = dyn_cast<vector::StoreOp>(nested))
-      written = store.getBase();
-    if (Value buffer = read ? read : written) {
-      bool ok =
-          isRegisterArray(buffer) && buffer != c && !(written && buffer == a);
+    if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(
+            nested)) {
+      SmallVector<TileAccess> accesses;
+      getAccesses(nested, accesses);
+      bool ok = llvm::all_of(accesses, [&](const TileAccess &access) {
+        return isRegisterArray(access.buffer) && access.buffer != c &&
+               !(access.kind != AccessKind::Read && access.buffer == a);
+      });
       return ok ? WalkResult::advance() : WalkResult::interrupt();
     }
     // A named barrier's arrival (a warpgroup's turn given) waits for
@@ -489,11 +486,9 @@ void LoweringContext::placeWgmmaWaits() {
     for (Operation *op = w.commit->getNextNode(); op != w.region;
          op = op->getNextNode())
       later += isa<NVVM::WgmmaGroupSyncAlignedOp>(op);
-    Block &body = w.region.getRegion().front();
-    body.walk([&](LLVM::InlineAsmOp wait) {
-      wait.setAsmString("wgmma.wait_group.sync.aligned " +
+    w.wait.setAsmString("wgmma.wait_group.sync.aligned " +
                         std::to_string(later) + ";");
-    });
+    Block &body = w.region.getRegion().front();
     body.getTerminator()->erase();
     w.region->getBlock()->getOperations().splice(w.region->getIterator(),
                                                  body.getOperations());
