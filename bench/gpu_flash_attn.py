@@ -15,7 +15,9 @@ then, on the GPU machine (no MLIR needed):
 Correctness: every case runs on fresh random inputs (never zero) into an
 output poisoned with NaN first, and is compared with
 attention computed in f32 by torch matmuls and softmax (causal masks
-aligned to the bottom right, GQA by repeating K and V heads). Speed: TFLOP/s counting
+aligned to the bottom right, GQA by repeating K and V heads); the
+log-sum-exp output (LSE, poisoned too) against torch.logsumexp of the same
+f32 scores. Speed (without LSE: its seq dimension 0): TFLOP/s counting
 4·B·H·Sq·Skv·D, halved for causal; the median of --reps replays of a CUDA
 graph of 10 launches, each replay between CUDA events, next to torch's SDPA with the cuDNN backend and with
 the flash backend in the same process, each timed before and after the tile
@@ -62,7 +64,9 @@ def reference(q, k, v, causal):
     """Attention in f32 written out (matmul, mask, softmax, matmul; no
     fused torch kernel, so that the sanitizers see only the tile kernel's
     races), K and V heads repeated for GQA, the causal mask aligned to the
-    bottom right. Rows that see no key give zeros, as the kernel does."""
+    bottom right. Rows that see no key give zeros, as the kernel does.
+    Returns the output and each row's log-sum-exp of the scaled scores
+    (-inf for a row that sees no key)."""
     import torch
     group = q.shape[1] // k.shape[1]
     sq, skv, d = q.shape[2], k.shape[2], q.shape[3]
@@ -72,6 +76,7 @@ def reference(q, k, v, causal):
         j = torch.arange(skv, device=q.device)[None, :]
         mask = j <= i + (skv - sq)
     out = torch.empty(q.shape, dtype=torch.float32, device=q.device)
+    lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device)
     # A few heads at a time, so that the f32 scores of large shapes fit.
     step = max(1, (1 << 28) // (sq * skv))
     for b in range(q.shape[0]):
@@ -86,7 +91,8 @@ def reference(q, k, v, causal):
                 s = s.masked_fill(~mask, float("-inf"))
             p = torch.softmax(s, dim=-1).nan_to_num(0.0)
             out[b, hs.start:hs.stop] = torch.matmul(p, vs)
-    return out
+            lse[b, hs.start:hs.stop] = torch.logsumexp(s, dim=-1)
+    return out, lse
 
 
 def main():
@@ -137,9 +143,15 @@ def main():
                    for _ in range(3))
         out = torch.empty_like(q)
         for _ in range(2):
-            kernel(t, d, bool(causal))(q, k, v, out, 1.0 / math.sqrt(d))
+            kernel(t, d, bool(causal))(q, k, v, out, no_lse(q),
+                                       1.0 / math.sqrt(d))
         torch.cuda.synchronize()
         return 0
+
+    def no_lse(q):
+        """An LSE argument of seq 0: the kernel writes none."""
+        return torch.empty(q.shape[0], q.shape[1], 0, dtype=torch.float32,
+                           device="cuda")
 
     def inputs(t, b, hq, hkv, sq, skv, d):
         dt = dtypes[t]
@@ -153,22 +165,35 @@ def main():
         nonlocal failed
         q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
         out = torch.full(q.shape, float("nan"), dtype=q.dtype, device="cuda")
+        lse = torch.full(q.shape[:3], float("nan"), dtype=torch.float32,
+                         device="cuda")
         scale = 1.0 / math.sqrt(d)
         try:
-            kernel(t, d, causal)(q, k, v, out, scale)
+            kernel(t, d, causal)(q, k, v, out, lse, scale)
             torch.cuda.synchronize()
         except tile.TileError as e:
             failed += 1
             return False, f"FAILED: {e}"
-        ref = reference(q, k, v, causal)
+        ref, ref_lse = reference(q, k, v, causal)
         # The kernel rounds P to T before P·V, as flash kernels do: bounds
         # of a few units of T's last place on outputs of magnitude <= 1.
         atol, rtol = (4e-3, 1e-2) if t == "f16" else (2e-2, 4e-2)
         ok, max_abs, _, worst = compare(out, ref, rtol, atol)
+        # The LSE in f32 from the same f32 scores: only the exp2/log2
+        # approximations and the summation order differ. Rows that see no
+        # key must be -inf in both.
+        empty = torch.isneginf(ref_lse)
+        lse_ok = bool(torch.equal(torch.isneginf(lse), empty))
+        lse_ok_vals, lse_err, _, _ = compare(lse[~empty], ref_lse[~empty],
+                                             1e-4, 1e-3)
+        lse_ok = lse_ok and lse_ok_vals
+        ok = ok and lse_ok
         if not ok:
             failed += 1
         return ok, (f"{'ok' if ok else 'FAILED'}, max abs err {max_abs:.3g}"
-                    f", worst {worst:.2g} of the bound")
+                    f", worst {worst:.2g} of the bound; lse "
+                    f"{'ok' if lse_ok else 'FAILED'}, max abs err "
+                    f"{lse_err:.2g}")
 
     device = torch.cuda.get_device_name()
     print(f"## FlashAttention forward on {device}\n")
@@ -208,6 +233,7 @@ def main():
                     continue
                 q, k, v = inputs(t, b, h, h, sq, skv, d)
                 out = torch.empty_like(q)
+                lse = no_lse(q)
                 scale = 1.0 / math.sqrt(d)
                 kern = kernel(t, d, causal)
                 flops = 4.0 * b * h * sq * skv * d / (2 if causal else 1)
@@ -230,7 +256,8 @@ def main():
                         before[name_b] = time_graph(sdpa(be), args.reps)[0]
                     except RuntimeError:
                         before[name_b] = None
-                mine = time_graph(lambda: kern(q, k, v, out, scale), args.reps)
+                mine = time_graph(lambda: kern(q, k, v, out, lse, scale),
+                                  args.reps)
                 best = {}
                 for name_b, be in backends.items():
                     try:

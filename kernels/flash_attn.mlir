@@ -36,6 +36,13 @@
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
+// LSE, [batch, heads, seq_q] f32, receives each row's log-sum-exp of the
+// scaled scores, ln Σ_j exp(s_ij · scale) (natural log, as torch's and
+// FlashAttention's softmax_lse; -inf for a row that sees no key), which a
+// backward pass or a split-KV combine needs. It is optional at run time: an
+// LSE whose seq dimension is 0 (e.g. shape [batch, heads, 0]) is not
+// written.
+//
 // tile.params(sm_90a): BM=128 BN=128 STAGES=3 THREADS=256 ORDER=0,1,2,4,5,6,7,8,9,10,11,3 STAGE=0,0,1,1,1,1,1,1,1,1,1,2
 // tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
 // tile.params(gfx942): BM=128 BN=32 STAGES=2 THREADS=256
@@ -44,7 +51,7 @@
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
-                      %scale: f32) {
+                      %LSE: memref<?x?x?xf32>, %scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -199,6 +206,26 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     }
     tile.copy %Of -> %O[%b, %h, %q0, %c0]
         : memref<${BM}x${D}xf32, #tile.fragment> -> memref<?x?x?x${D}x${T}>
+    // lse = m · scale + ln l = (m · c + log2 l) · ln 2, from the row
+    // statistics' own layout; the copy masks rows past seq_q.
+    %lseLen = memref.dim %LSE, %c2 : memref<?x?x?xf32>
+    %wantLse = arith.cmpi ne, %lseLen, %c0 : index
+    scf.if %wantLse {
+      %lse = tile.alloc : memref<${BM}xf32, #tile.fragment>
+      %ln2 = arith.constant 0.69314718055994530942 : f32
+      tile.parallel (%i) in (${BM}) {
+        %mx = memref.load %m[%i] : memref<${BM}xf32, #tile.fragment>
+        %s = memref.load %l[%i] : memref<${BM}xf32, #tile.fragment>
+        %empty = arith.cmpf oeq, %s, %zero : f32
+        %lg = math.log2 %s : f32
+        %x = math.fma %mx, %c, %lg : f32
+        %y = arith.mulf %x, %ln2 : f32
+        %r = arith.select %empty, %ninf, %y : f32
+        memref.store %r, %lse[%i] : memref<${BM}xf32, #tile.fragment>
+      }
+      tile.copy %lse -> %LSE[%b, %h, %q0]
+          : memref<${BM}xf32, #tile.fragment> -> memref<?x?x?xf32>
+    }
   }
   return
 }

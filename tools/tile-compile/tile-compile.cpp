@@ -9,8 +9,9 @@
 // A kernel file may be a template: lines `// tile.params: NAME=VALUE ...`
 // declare parameters with their defaults, `// tile.params(CHIP): ...` lines
 // change defaults for one chip, `-D NAME=VALUE` overrides them,
-// `// tile.params(NAME=VALUE): ...` lines change the defaults -D left where
-// parameter NAME ends up VALUE, and every
+// `// tile.params(NAME=VALUE...): ...` lines change the defaults -D left
+// where each parameter NAME ends up VALUE (`// tile.params(CHIP NAME=VALUE):`
+// only for that chip), and every
 // `${NAME}` of the text is replaced by its value before parsing. The values
 // used are recorded in each manifest as a `# params` comment. Lines
 // `// tile.options(CHIP): NAME=VALUE ...` set options of this tool (a fixed
@@ -142,8 +143,9 @@ static cl::opt<int> minBlocksPerSM(
 static cl::opt<bool>
     fastMath("fast-math",
              cl::desc("flush f32 denormals to zero in the kernels: exp2 "
-                      "becomes one ex2.approx.ftz, f32 arithmetic takes .ftz "
-                      "(AMD chips: exp2 becomes one v_exp_f32)"),
+                      "becomes one ex2.approx.ftz and log2 one lg2.approx.ftz, "
+                      "f32 arithmetic takes .ftz (AMD chips: exp2 and log2 "
+                      "become one v_exp_f32 and v_log_f32)"),
              cl::init(false), cl::cat(category));
 static cl::list<std::string>
     defines("D", cl::Prefix,
@@ -794,11 +796,12 @@ static constexpr llvm::StringLiteral chipParamsMarker = "tile.params(";
 /// the declared `params`. Without `given` (before -D, which wins): the
 /// lines whose KEY is the chip being compiled for; lines for other chips
 /// are checked for syntax only. With `given` (after -D): the lines whose
-/// KEY is a condition `NAME=VALUE` on another parameter's value, in order,
-/// each setting the names not in `given` where the condition holds, so a
-/// default may depend on another parameter (an accumulator type on the
-/// operands' type). Every name must be declared by a `// tile.params:`
-/// line.
+/// KEY holds conditions `NAME=VALUE` on other parameters' values, and at
+/// most one chip, all separated by spaces, in order, each setting the names
+/// not in `given` where every condition holds on the chip named (or on any
+/// chip), so a default may depend on other parameters (an accumulator type
+/// on the operands' type; tile sizes on the head dimension, per chip).
+/// Every name must be declared by a `// tile.params:` line.
 static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
                                       StringRef buffer,
                                       std::vector<KernelParam> &params,
@@ -825,21 +828,43 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
                        [&](StringRef) { return key == chip; });
       continue;
     }
-    StringRef keyName, keyValue;
-    if (!splitAssignment(key, keyName, keyValue)) {
-      error(text.data(), "malformed parameter condition '" + key +
-                             "' (expected '// tile.params(NAME=VALUE): "
-                             "NAME=VALUE...')");
-      continue;
+    SmallVector<StringRef> terms;
+    llvm::SplitString(key, terms);
+    bool holds = true, wellFormed = true;
+    StringRef lineChip;
+    for (StringRef term : terms) {
+      if (!term.contains('=')) {
+        if (!lineChip.empty() || !llvm::all_of(term, isValueChar)) {
+          error(term.data(), "malformed parameter condition '" + key +
+                                 "' (expected '// tile.params([CHIP] "
+                                 "NAME=VALUE...): NAME=VALUE...')");
+          wellFormed = false;
+          break;
+        }
+        lineChip = term;
+        holds &= term == chip;
+        continue;
+      }
+      StringRef keyName, keyValue;
+      if (!splitAssignment(term, keyName, keyValue)) {
+        error(term.data(), "malformed parameter condition '" + term +
+                               "' (expected '// tile.params([CHIP] "
+                               "NAME=VALUE...): NAME=VALUE...')");
+        wellFormed = false;
+        break;
+      }
+      KernelParam *param = findParam(params, keyName);
+      if (!param) {
+        error(term.data(), "parameter '" + keyName +
+                               "' of the condition has no '// tile.params:' "
+                               "declaration");
+        wellFormed = false;
+        break;
+      }
+      holds &= param->value == keyValue;
     }
-    KernelParam *param = findParam(params, keyName);
-    if (!param) {
-      error(key.data(), "parameter '" + keyName +
-                            "' of the condition has no '// tile.params:' "
-                            "declaration");
+    if (!wellFormed)
       continue;
-    }
-    bool holds = param->value == keyValue;
     applyDefaultLine(assignments, key, params, error, [&](StringRef name) {
       return holds && !given->contains(name);
     });

@@ -69,19 +69,30 @@
 // DECL: declarations.mlir:1:17: note: first declared here
 
 // `// tile.params(NAME=VALUE):` lines set defaults where another parameter
-// has a value, after -D (which still wins for the names it sets).
+// has a value, after -D (which still wins for the names it sets); a key may
+// also name one chip, and holds where every condition does on that chip.
 // RUN: tile-compile %t/keyed.mlir --print-source | FileCheck %s --check-prefix=KEYED-F16
 // RUN: tile-compile %t/keyed.mlir --print-source -D T=bf16 | FileCheck %s --check-prefix=KEYED-BF16
 // RUN: tile-compile %t/keyed.mlir --print-source -D T=bf16 -D ACC=bf16 \
 // RUN:   | FileCheck %s --check-prefix=KEYED-GIVEN
+// RUN: tile-compile %t/keyed.mlir --print-source -D T=bf16 -D N=2 \
+// RUN:   | FileCheck %s --check-prefix=KEYED-N2
+// RUN: tile-compile %t/keyed.mlir --print-source --chip sm_80 -D T=bf16 -D N=2 \
+// RUN:   | FileCheck %s --check-prefix=KEYED-N2-SM80
+// RUN: tile-compile %t/keyed.mlir --print-source --chip sm_80 -D N=2 \
+// RUN:   | FileCheck %s --check-prefix=KEYED-N2-SM80-F16
 // RUN: not tile-compile %t/keyed-errors.mlir --print-source 2>&1 | FileCheck %s --check-prefix=KEYED-ERR
 // KEYED-F16:   func.func @acc(%x: memref<?xf16>, %y: memref<?xf16>) {
 // KEYED-BF16:  func.func @acc(%x: memref<?xbf16>, %y: memref<?xf32>) {
 // KEYED-GIVEN: func.func @acc(%x: memref<?xbf16>, %y: memref<?xbf16>) {
-// KEYED-ERR: keyed-errors.mlir:2:16: error: malformed parameter condition 'T=' (expected '// tile.params(NAME=VALUE): NAME=VALUE...')
+// KEYED-N2:    func.func @acc(%x: memref<?xbf16>, %y: memref<?xf32>) {
+// KEYED-N2-SM80: func.func @acc(%x: memref<?xbf16>, %y: memref<?xf64>) {
+// KEYED-N2-SM80-F16: func.func @acc(%x: memref<?xf16>, %y: memref<?xf16>) {
+// KEYED-ERR: keyed-errors.mlir:2:16: error: malformed parameter condition 'T=' (expected '// tile.params([CHIP] NAME=VALUE...): NAME=VALUE...')
 // KEYED-ERR: keyed-errors.mlir:3:16: error: parameter 'U' of the condition has no '// tile.params:' declaration
 // KEYED-ERR: keyed-errors.mlir:4:24: error: parameter 'B' has a default for T=f32 but no '// tile.params:' declaration
 // KEYED-ERR: keyed-errors.mlir:5:24: error: malformed parameter default 'ACC' (expected NAME=VALUE)
+// KEYED-ERR: keyed-errors.mlir:6:22: error: malformed parameter condition 'sm_80 sm_90a T=f32' (expected '// tile.params([CHIP] NAME=VALUE...): NAME=VALUE...')
 
 // Diagnostics after substitution keep the file's line numbers.
 // RUN: not tile-compile %t/fill.mlir -o %t/bad --no-cubin -D THREADS=2048 2>&1 | FileCheck %s --check-prefix=VERIFY
@@ -137,9 +148,10 @@ func.func @f() {
 }
 
 //--- keyed.mlir
-// tile.params: T=f16 ACC=f16
+// tile.params: T=f16 ACC=f16 N=1
 // tile.params(T=bf16): ACC=f32
 // tile.params(sm_80): ACC=f16
+// tile.params(sm_80 T=bf16 N=2): ACC=f64
 func.func @acc(%x: memref<?x${T}>, %y: memref<?x${ACC}>) {
   return
 }
@@ -150,6 +162,7 @@ func.func @acc(%x: memref<?x${T}>, %y: memref<?x${ACC}>) {
 // tile.params(U=1): ACC=f16
 // tile.params(T=f32): B=1
 // tile.params(T=f32): ACC
+// tile.params(sm_80 sm_90a T=f32): ACC=f16
 func.func @f() {
   return
 }

@@ -151,16 +151,18 @@ def TileFlushDenormals
     `ex2.approx.f32` with the instructions around it that scale subnormal
     inputs and results (calls of libdevice's `__nv_exp2f`, which choose
     their form through `__nvvm_reflect`, become the `llvm.intr.exp2` that
-    follows the function's mode), and additions, multiplications and FMAs
-    take `.ftz`. Results that would be subnormal (below 2^-126 in magnitude)
+    follows the function's mode), `math.log2` one `lg2.approx.ftz.f32`
+    (libdevice's `__nv_log2f` becomes that NVVM intrinsic), and additions,
+    multiplications and FMAs take `.ftz`. Results that would be subnormal (below 2^-126 in magnitude)
     become zero, which softmax-like kernels never notice. `tile-to-nvvm`
     runs it under `fast-math=true` (`tile-compile --fast-math`).
 
     In a module for an AMD chip (a `#rocdl.target`) the functions keep
     their denormal mode: there, flushing would make the backend switch the
     mode around every f32 division and keep the device library's functions,
-    compiled for IEEE denormals, from being inlined. Only exp2 changes:
-    calls of ocml's `__ocml_exp2_f32` become `rocdl.exp2`, one `v_exp_f32`
+    compiled for IEEE denormals, from being inlined. Only exp2 and log2
+    change: calls of ocml's `__ocml_exp2_f32` become `rocdl.exp2`, one
+    `v_exp_f32`, and of `__ocml_log2_f32` `rocdl.log`, one `v_log_f32`,
     without the scaling of subnormal inputs and results. `tile-to-rocdl`
     runs it under `fast-math=true`.
 
