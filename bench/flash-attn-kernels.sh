@@ -2,23 +2,26 @@
 # flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...] - compile the
 # library FlashAttention (kernels/flash_attn.mlir) for CHIP (default
 # sm_90a) in every variant bench/gpu_flash_attn.py runs: f16 and bf16, head
-# dim 64 and 128, causal and not, one directory each (OUT/T-dD-causal,
+# dim 64, 128 and 256, causal and not, one directory each (OUT/T-dD-causal,
 # OUT/T-dD-full), with --fast-math (exp2 as one ex2.approx.ftz). Extra
-# options (-D NAME=VALUE, --no-warp-specialize, ...) go to every variant.
+# options (-D NAME=VALUE, --no-warp-specialize, ...) go to every variant;
+# TYPES and DIMS (space-separated) narrow the set.
 set -euo pipefail
 OUT=${1:?usage: flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...]}
 CHIP=${2:-sm_90a}
 BUILD=${3:-build}
 shift $(( $# < 3 ? $# : 3 ))
 mkdir -p "$OUT"
-for t in f16 bf16; do
-  for d in 64 128; do
+n=0
+for t in ${TYPES:-f16 bf16}; do
+  for d in ${DIMS:-64 128 256}; do
     for causal in true false; do
       name=$t-d$d-$([ $causal = true ] && echo causal || echo full)
       "$BUILD/bin/tile-compile" kernels/flash_attn.mlir -o "$OUT/$name" \
         --chip "$CHIP" --fast-math -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
         > "$OUT.$name.log" 2>&1 || { cat "$OUT.$name.log"; exit 1; }
+      n=$((n + 1))
     done
   done
 done
-echo "flash-attn-kernels: 8 variants for $CHIP in $OUT"
+echo "flash-attn-kernels: $n variants for $CHIP in $OUT"

@@ -46,6 +46,12 @@ PAPER = [("FA0", 1, 32, 512, 512, 128, True),
          ("FA5", 8, 32, 4096, 4096, 128, False),
          ("FA6", 8, 32, 2048, 2048, 128, True)]
 
+# Head dim 256 (no paper shape): long sequences, causal and not.
+DIM256 = [("H0", 1, 16, 4096, 4096, 256, False),
+          ("H1", 1, 16, 4096, 4096, 256, True),
+          ("H2", 4, 16, 2048, 2048, 256, False),
+          ("H3", 4, 16, 2048, 2048, 256, True)]
+
 # Correctness only: (batch, heads_q, heads_kv, seq_q, seq_kv, dim, causal).
 EDGES = [(1, 2, 2, 1, 1, 128, False), (1, 2, 2, 1, 1, 128, True),
          (2, 4, 4, 77, 77, 128, True), (1, 3, 3, 1000, 1000, 128, False),
@@ -53,7 +59,9 @@ EDGES = [(1, 2, 2, 1, 1, 128, False), (1, 2, 2, 1, 1, 128, True),
          (2, 4, 4, 77, 300, 128, True), (2, 4, 4, 300, 77, 128, False),
          (1, 4, 4, 100, 1000, 64, True), (1, 4, 4, 1000, 100, 128, True),
          (2, 8, 2, 512, 512, 128, True), (2, 8, 1, 333, 333, 64, False),
-         (1, 32, 8, 1024, 1024, 64, False), (1, 16, 16, 512, 512, 64, True)]
+         (1, 32, 8, 1024, 1024, 64, False), (1, 16, 16, 512, 512, 64, True),
+         (1, 4, 4, 1000, 1000, 256, True), (2, 8, 2, 77, 300, 256, False),
+         (1, 2, 2, 4097, 4097, 256, False), (1, 2, 2, 1, 1, 256, True)]
 
 
 def variant(t, d, causal):
@@ -106,7 +114,11 @@ def main():
     ap.add_argument("--check-only", action="store_true",
                     help="correctness cases only, no timing")
     ap.add_argument("--shapes", default="paper,edges",
-                    help="paper, edges or both")
+                    help="any of paper, edges and d256 (speed shapes of "
+                         "head dim 256), comma-separated")
+    ap.add_argument("--dims", default="64,128,256",
+                    help="head dims whose variants exist (the correctness "
+                         "cases of other dims are skipped)")
     ap.add_argument("--small", action="store_true",
                     help="a few small cases (for the sanitizers)")
     ap.add_argument("--profile", metavar="B,H,S,D,CAUSAL",
@@ -206,7 +218,9 @@ def main():
 
     if "edges" in args.shapes or args.small:
         rows = []
-        cases = EDGES[:4] if args.small else EDGES
+        dims = {int(x) for x in args.dims.split(",")}
+        cases = [c for c in (EDGES[:4] if args.small else EDGES)
+                 if c[5] in dims]
         for t in types:
             for (b, hq, hkv, sq, skv, d, causal) in cases:
                 ok, text = check(t, b, hq, hkv, sq, skv, d, causal)
@@ -218,14 +232,16 @@ def main():
         print("|---|---|---|---|---|---|")
         print("\n".join(rows) + "\n")
 
-    if "paper" in args.shapes and not args.small:
+    speed = [x for group, shapes in (("paper", PAPER), ("d256", DIM256))
+             if group in args.shapes.split(",") for x in shapes]
+    if speed and not args.small:
         print("### Speed (TFLOP/s)\n")
         print("| type | shape | B,H,S,D,causal | check | tile | cuDNN | "
               "flash | tile / best | tile spread (min-max ms) |")
         print("|---|---|---|---|---|---|---|---|---|")
         ratios = {t: [] for t in types}
         for t in types:
-            for (name, b, h, sq, skv, d, causal) in PAPER:
+            for (name, b, h, sq, skv, d, causal) in speed:
                 ok, text = check(t, b, h, h, sq, skv, d, causal)
                 if args.check_only:
                     print(f"| {t} | {name} | {b},{h},{sq},{d},{causal} | "

@@ -19,7 +19,9 @@
 // share a row; the compiler infers every layout.
 //
 // Parameters (tile-compile -D NAME=VALUE):
-//   D        head dimension (64, 128 or 256)
+//   D        head dimension (64, 128 or 256; 256 on NVIDIA chips only: Q's
+//            128 x 256 tile alone fills an AMD chip's 64 KiB of LDS), with
+//            narrower key blocks for 256 (`tile.params(CHIP D=256)`)
 //   BM, BN   query rows and key rows of one block step
 //   STAGES   pipeline depth over key blocks: slots of K and V
 //   ORDER, STAGE  the loop's schedule (tile.pipelined `order` and `stage`
@@ -47,6 +49,8 @@
 // tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
 // tile.params(gfx942): BM=128 BN=32 STAGES=2 THREADS=256
 // tile.params(gfx90a): BM=128 BN=32 STAGES=2 THREADS=256
+// tile.params(sm_90a D=256): BN=64 STAGES=2 ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
+// tile.params(sm_80 D=256): BN=32
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,

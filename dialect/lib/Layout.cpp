@@ -585,47 +585,70 @@ std::optional<Layout> Layout::inverse() const {
     return std::nullopt;
   ArrayRef<int64_t> codomain = *bijective;
   // Prefer divisions and remainders, which read better, and fall back to
-  // GF(2) elimination for swizzles and other linear layouts.
-  if (std::optional<Layout> inv = invertStrided(codomain))
+  // GF(2) elimination for swizzles and other linear layouts; tiles that are
+  // not powers of two have no linear form, but their dimensions may still
+  // split into mixed radices.
+  if (std::optional<Layout> inv = invertStrided(codomain, /*splitDims=*/false))
     return inv;
   if (std::optional<Layout> lin = toLinear())
     return invertLinear(*lin, codomain);
-  return std::nullopt;
+  return invertStrided(codomain, /*splitDims=*/true);
 }
 
-std::optional<Layout> Layout::invertStrided(ArrayRef<int64_t> codomain) const {
+std::optional<Layout> Layout::invertStrided(ArrayRef<int64_t> codomain,
+                                            bool splitDims) const {
   // A bijective strided layout (a permutation of mixed radices) inverts
   // into divisions and remainders.
   if (linearForm || !swizzle.isIdentity() || numResults != 1)
     return std::nullopt;
   SmallVector<int64_t> zero(shape.size(), 0);
-  SmallVector<std::pair<int64_t, unsigned>> strides;
+  int64_t base = apply(zero)[0];
+  /// A run of a dimension's values: coordinate c * weight + ... for c in
+  /// [0, extent) lands at offset c * stride.
+  struct Digit {
+    int64_t stride, extent, weight;
+    unsigned dim;
+  };
+  SmallVector<Digit> digits;
   for (unsigned i = 0; i < shape.size(); ++i) {
-    SmallVector<int64_t> unit(shape.size(), 0);
-    unit[i] = shape[i] > 1 ? 1 : 0;
-    strides.push_back({apply(unit)[0] - apply(zero)[0], i});
+    if (shape[i] == 1)
+      continue;
+    SmallVector<int64_t> point(zero);
+    auto offset = [&](int64_t x) {
+      point[i] = x;
+      return apply(point)[0] - base;
+    };
+    for (int64_t weight = 1; weight < shape[i];) {
+      int64_t stride = offset(weight), extent = 1;
+      while (weight * (extent + 1) <= shape[i] &&
+             (!splitDims || offset(weight * extent) == extent * stride))
+        ++extent;
+      if (shape[i] % (weight * extent) != 0)
+        return std::nullopt;
+      digits.push_back({stride, extent, weight, i});
+      weight *= extent;
+    }
   }
-  llvm::sort(strides);
+  llvm::sort(digits, [](const Digit &a, const Digit &b) {
+    return a.stride < b.stride;
+  });
   MLIRContext *ctx = getContext();
   AffineExpr offset = getAffineDimExpr(0, ctx);
-  SmallVector<AffineExpr> results(shape.size());
+  SmallVector<AffineExpr> results(shape.size(), getAffineConstantExpr(0, ctx));
   int64_t expected = 1;
-  for (auto [stride, dim] : strides) {
-    if (shape[dim] == 1) {
-      results[dim] = getAffineConstantExpr(0, ctx);
-      continue;
-    }
-    if (stride != expected)
+  for (const Digit &digit : digits) {
+    if (digit.stride != expected)
       return std::nullopt;
-    results[dim] = offset.floorDiv(stride);
-    expected *= shape[dim];
-    // The slowest dimension needs no remainder.
+    AffineExpr value = offset.floorDiv(digit.stride);
+    expected *= digit.extent;
+    // The slowest digit needs no remainder.
     if (expected != getNumElements(shape))
-      results[dim] = results[dim] % shape[dim];
+      value = value % digit.extent;
+    results[digit.dim] = results[digit.dim] + value * digit.weight;
   }
   Layout inv = affine(codomain, AffineMap::get(1, 0, results, ctx));
-  // The strides only describe the layout if it is affine in each
-  // coordinate; check the round trip on the whole tile.
+  // The strides only describe the layout if it is affine in each digit;
+  // check the round trip on the whole tile.
   bool ok = true;
   forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
     if (ok && inv.apply(apply(coords)) != SmallVector<int64_t>(coords))

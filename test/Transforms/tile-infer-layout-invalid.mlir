@@ -211,15 +211,32 @@ func.func @copy_part_of_fragment(%A: memref<64xf32>) {
 
 // -----
 
-// Slicing goes through the GF(2) form, which needs power-of-two extents.
-func.func @slice_not_power_of_two(%X: memref<96x64xf32>) {
+// Slicing goes through the GF(2) form: a layout that adds coordinates has
+// none, not even on the tile's power-of-two corner.
+func.func @slice_not_linear(%X: memref<96x64xf32>) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {
-    %S = tile.alloc : memref<96x64xf32, #tile.fragment>
+    %S = tile.alloc {layout = #tile.fragment<threads = 128, map = (d0, d1) -> ((d0 + d1) mod 128, d1)>} : memref<96x64xf32, #tile.fragment>
     %m = tile.alloc : memref<96xf32, #tile.fragment>
-    tile.copy %X[%c0, %c0] -> %S : memref<96x64xf32> -> memref<96x64xf32, #tile.fragment>
-    // expected-error @below {{'tile.reduce' op cannot derive the layout of %1 from %0 laid out as #tile.fragment<[96, 64], threads = 128, (d0, d1) -> ((d0 mod 8) * 16 + d1 floordiv 4, (d0 floordiv 8) * 4 + d1 mod 4)>: slicing needs a power-of-two tile whose layout sends each coordinate bit to one thread or register bit}}
+    // expected-error @below {{'tile.reduce' op cannot derive the layout of %1 from %0 laid out as #tile.fragment<[96, 64], threads = 128, (d0, d1) -> ((d0 + d1) mod 128, d1)>: slicing needs a power-of-two tile whose layout sends each coordinate bit to one thread or register bit}}
+    tile.reduce sum %S -> %m dim(1) : memref<96x64xf32, #tile.fragment> -> memref<96xf32, #tile.fragment>
+  }
+  return
+}
+
+// -----
+
+// A tile of 96 rows is sliced through its 64-row corner, whose slice must
+// hold for every row: here rows 64-95 sit on other threads than the
+// corner's would.
+func.func @slice_corner_does_not_extend(%X: memref<96x64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %S = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d1 mod 32 + (d0 floordiv 64) * 32, d0 mod 64 + (d1 floordiv 32) * 64)>} : memref<96x64xf32, #tile.fragment>
+    %m = tile.alloc : memref<96xf32, #tile.fragment>
+    // expected-error @below {{'tile.reduce' op cannot derive the layout of %1 from %0 laid out as #tile.fragment<[96, 64], threads = 64, (d0, d1) -> (d1 mod 32 + (d0 floordiv 64) * 32, d0 mod 64 + (d1 floordiv 32) * 64)>: the slice of the tile's power-of-two corner does not extend to the whole tile}}
     tile.reduce sum %S -> %m dim(1) : memref<96x64xf32, #tile.fragment> -> memref<96xf32, #tile.fragment>
   }
   return
@@ -272,9 +289,9 @@ func.func @loop_cannot_read() {
 func.func @reduce_cannot_combine() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %S = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0 * 8 + d1, 0)>} : memref<6x8xf32, #tile.fragment>
+    %S = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0, d1) -> (d0 * 3 + d1, d0)>} : memref<6x8xf32, #tile.fragment>
     %m = tile.alloc {layout = #tile.fragment<threads = 64, map = (d0) -> (d0 + 1, 0)>} : memref<6xf32, #tile.fragment>
-    // expected-error @below {{'tile.reduce' op cannot combine %0 laid out as #tile.fragment<[6, 8], threads = 64, (d0, d1) -> (d0 * 8 + d1, 0)> into %1 laid out as #tile.fragment<[6], threads = 64, (d0) -> (d0 + 1, 0)> by tile.alloc at}}
+    // expected-error @below {{'tile.reduce' op cannot combine %0 laid out as #tile.fragment<[6, 8], threads = 64, (d0, d1) -> (d0 * 3 + d1, d0)> into %1 laid out as #tile.fragment<[6], threads = 64, (d0) -> (d0 + 1, 0)> by tile.alloc at}}
     tile.reduce sum %S -> %m dim(1) : memref<6x8xf32, #tile.fragment> -> memref<6xf32, #tile.fragment>
   }
   return

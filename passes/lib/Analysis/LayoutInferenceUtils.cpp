@@ -9,7 +9,10 @@
 // the built-in chains and the coalesced bindings send every coordinate bit
 // to one bit of the thread or of the register. Dropping a dimension turns
 // its thread bits into replicas and forgets its register bits; the
-// remaining register bits are renumbered densely.
+// remaining register bits are renumbered densely. A tile with other
+// extents (a 176-key block, three warpgroups of 64 rows) is sliced through
+// its power-of-two corner at the origin, whose slice's expressions then
+// stand for the whole tile where a check of every element agrees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,6 +212,92 @@ struct BitSum {
 };
 } // namespace
 
+/// The coordinates of the buffer element that loop point `point` touches.
+static void project(ArrayRef<int64_t> point, ArrayRef<int64_t> index,
+                    SmallVectorImpl<int64_t> &coords) {
+  coords.clear();
+  for (int64_t i : index)
+    coords.push_back(i >= 0 ? point[i] : -1 - i);
+}
+
+static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + coords[d];
+  return linear;
+}
+
+/// Whether every element of `slice` is held by exactly the threads that run
+/// the points of `loop` touching it at `index`.
+static bool holdsWhatLoopTouches(const Fragment &loop, ArrayRef<int64_t> index,
+                                 const Fragment &slice) {
+  ArrayRef<int64_t> shape = slice.getShape();
+  int64_t threads = loop.getThreads();
+  int64_t numElements = getNumElements(shape);
+  if (getNumElements(loop.getShape()) > kMaxPairs / loop.getReplicate() ||
+      numElements > kMaxPairs / slice.getReplicate() ||
+      numElements > kMaxPairs / threads)
+    return false;
+  llvm::BitVector touched(numElements * threads), held(numElements * threads);
+  bool inRange = true;
+  auto mark = [&](llvm::BitVector &set, int64_t linear, int64_t thread) {
+    if (thread < 0 || thread >= threads)
+      inRange = false;
+    else
+      set.set(linear * threads + thread);
+  };
+  SmallVector<int64_t> coords;
+  forEachCoordinate(loop.getShape(), [&](ArrayRef<int64_t> point) {
+    project(point, index, coords);
+    int64_t linear = linearize(coords, shape);
+    for (int64_t rep = 0; rep < loop.getReplicate(); ++rep)
+      mark(touched, linear, loop.getThread(point, rep));
+  });
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> point) {
+    int64_t linear = linearize(point, shape);
+    for (int64_t rep = 0; rep < slice.getReplicate(); ++rep)
+      mark(held, linear, slice.getThread(point, rep));
+  });
+  return inRange && touched == held;
+}
+
+/// The slice of a loop whose extents are not all powers of two: the slice
+/// of its corner of power-of-two extents at the origin, whose thread and
+/// register expressions continue past the corner the way the built-in
+/// chains' do (`(d0 floordiv 16) * 32` counts on through a third
+/// warpgroup), kept where every element of the whole tile checks out.
+static FailureOr<Fragment> sliceThroughCorner(const Fragment &loop,
+                                              ArrayRef<int64_t> index,
+                                              ArrayRef<int64_t> shape,
+                                              std::string &reason) {
+  SmallVector<int64_t> corner;
+  for (int64_t extent : loop.getShape())
+    corner.push_back(int64_t(llvm::bit_floor(uint64_t(extent))));
+  if (corner == loop.getShape())
+    return failure();
+  SmallVector<int64_t> cornerShape;
+  for (unsigned k = 0; k < shape.size(); ++k)
+    cornerShape.push_back(index[k] >= 0 ? corner[index[k]] : 1);
+  AffineMap map = loop.getMap();
+  Fragment cornerLoop =
+      Fragment::get(corner, map.getResult(0), map.getResult(1),
+                    loop.getThreads(), loop.getReplicate());
+  FailureOr<Fragment> cornerSlice =
+      sliceFragment(cornerLoop, index, cornerShape, reason);
+  if (failed(cornerSlice))
+    return failure();
+  AffineMap sliceMap = cornerSlice->getMap();
+  Fragment result =
+      Fragment::get(shape, sliceMap.getResult(0), sliceMap.getResult(1),
+                    loop.getThreads(), cornerSlice->getReplicate());
+  if (!result.isInjective() || !holdsWhatLoopTouches(loop, index, result)) {
+    reason = "the slice of the tile's power-of-two corner does not extend "
+             "to the whole tile";
+    return failure();
+  }
+  return result;
+}
+
 FailureOr<Fragment> mlir::tile::sliceFragment(const Fragment &loop,
                                               ArrayRef<int64_t> index,
                                               ArrayRef<int64_t> shape,
@@ -243,8 +332,15 @@ FailureOr<Fragment> mlir::tile::sliceFragment(const Fragment &loop,
 
   std::optional<BitFragment> bits = toBits(loop);
   if (!bits) {
-    reason = "slicing needs a power-of-two tile whose layout sends each "
-             "coordinate bit to one thread or register bit";
+    std::string cornerReason;
+    FailureOr<Fragment> slice =
+        sliceThroughCorner(loop, index, shape, cornerReason);
+    if (succeeded(slice))
+      return slice;
+    reason = !cornerReason.empty()
+                 ? cornerReason
+                 : "slicing needs a power-of-two tile whose layout sends "
+                   "each coordinate bit to one thread or register bit";
     return failure();
   }
   // Where each loop dimension's bits start in bits->bits.
@@ -324,21 +420,6 @@ FailureOr<Fragment> mlir::tile::sliceFragment(const Fragment &loop,
     return failure();
   }
   return result;
-}
-
-/// The coordinates of the buffer element that loop point `point` touches.
-static void project(ArrayRef<int64_t> point, ArrayRef<int64_t> index,
-                    SmallVectorImpl<int64_t> &coords) {
-  coords.clear();
-  for (int64_t i : index)
-    coords.push_back(i >= 0 ? point[i] : -1 - i);
-}
-
-static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
-  int64_t linear = 0;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    linear = linear * shape[d] + coords[d];
-  return linear;
 }
 
 namespace {

@@ -60,6 +60,35 @@ func.func private @inverse_3d() attributes {layout = #tile.layout<[2, 3, 4], (d0
 // CHECK-NEXT: inverse: #tile.layout<[24], (d0) -> ((d0 floordiv 3) mod 2, d0 mod 3, d0 floordiv 6)>
 // CHECK-NEXT: inverse round-trip: ok
 
+// A dimension whose values run in several strides (digits) of their own:
+// the row index of three warpgroups' statistics, 192 rows, 8 rows a stride
+// of 2, then a pair of halves, then 12 groups of 16. No GF(2) form (192 is
+// no power of two), and no single stride: the inverse recombines the
+// digits.
+func.func private @inverse_digits() attributes {layout = #tile.layout<[192], (d0) -> ((d0 mod 8) * 2 + (d0 floordiv 8) mod 2 + (d0 floordiv 16) * 16)>, inverse}
+// CHECK-LABEL: === inverse_digits:
+// CHECK-NEXT: codomain: [192]
+// CHECK-NEXT: bijective: true
+// CHECK-NEXT: inverse: #tile.layout<[192], (d0) -> ((d0 mod 2) * 8 + (d0 floordiv 2) mod 8 + (d0 floordiv 16) * 16)>
+// CHECK-NEXT: inverse round-trip: ok
+
+// Digits of two dimensions interleaved: 176 columns, whose pairs, runs of
+// 8 and lanes within a run land on strides around the rows'.
+func.func private @inverse_digits_2d() attributes {layout = #tile.layout<[3, 176], (d0, d1) -> (d1 mod 2 + (d1 floordiv 8) * 2 + d0 * 44 + ((d1 floordiv 2) mod 4) * 132)>, inverse}
+// CHECK-LABEL: === inverse_digits_2d:
+// CHECK-NEXT: codomain: [528]
+// CHECK-NEXT: bijective: true
+// CHECK-NEXT: inverse: #tile.layout<[528], (d0) -> ((d0 floordiv 44) mod 3, d0 mod 2 + ((d0 floordiv 2) mod 22) * 8 + (d0 floordiv 132) * 2)>
+// CHECK-NEXT: inverse round-trip: ok
+
+// A bijection whose runs do not divide the extent: no inverse of this
+// kind (nor a GF(2) one).
+func.func private @digits_not_dividing() attributes {layout = #tile.layout<[6], (d0) -> ((d0 * 5) mod 6)>, inverse}
+// CHECK-LABEL: === digits_not_dividing:
+// CHECK-NEXT: codomain: [6]
+// CHECK-NEXT: bijective: true
+// CHECK-NEXT: inverse: none
+
 // Inverse of a GF(2) layout by elimination.
 func.func private @inverse_linear() attributes {layout = #tile.layout<[4, 4], linear<[[5, 10], [1, 2]]>>, inverse}
 // CHECK-LABEL: === inverse_linear: #tile.layout<[4, 4], linear<{{\[}}[5, 10], [1, 2]]>>

@@ -138,8 +138,11 @@ public:
   }
 
 private:
-  /// inverse() of a permutation of mixed-radix strides.
-  std::optional<Layout> invertStrided(ArrayRef<int64_t> codomain) const;
+  /// inverse() of a permutation of mixed-radix strides: each dimension one
+  /// stride, or with `splitDims` runs of its values (digits) with strides
+  /// of their own, as a 192-row tile of three warpgroups has.
+  std::optional<Layout> invertStrided(ArrayRef<int64_t> codomain,
+                                      bool splitDims) const;
 
   SmallVector<int64_t> shape;
   unsigned numResults = 0;
