@@ -148,6 +148,12 @@ def main():
 
     dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
     failed = 0
+
+    def no_lse(q):
+        """An LSE argument of seq 0: the kernel writes none."""
+        return torch.empty(q.shape[0], q.shape[1], 0, dtype=torch.float32,
+                           device="cuda")
+
     if args.profile:
         b, h, sq, d, causal = (int(x) for x in args.profile.split(","))
         t = args.types.split(",")[0]
@@ -159,11 +165,6 @@ def main():
                                        1.0 / math.sqrt(d))
         torch.cuda.synchronize()
         return 0
-
-    def no_lse(q):
-        """An LSE argument of seq 0: the kernel writes none."""
-        return torch.empty(q.shape[0], q.shape[1], 0, dtype=torch.float32,
-                           device="cuda")
 
     def inputs(t, b, hq, hkv, sq, skv, d):
         dt = dtypes[t]
