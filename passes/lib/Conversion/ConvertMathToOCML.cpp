@@ -34,7 +34,8 @@ struct TileConvertMathToOCMLPass
 
   void runOnOperation() override {
     if (failed(tile::checkIndexBitwidth(
-            getOperation(), "tile-convert-math-to-ocml", indexBitwidth)))
+            getOperation(), "tile-convert-math-to-ocml", indexBitwidth)) ||
+        failed(tile::checkKnownLaunchSizes(getOperation())))
       return signalPassFailure();
     FailureOr<amdgpu::Chipset> chip = amdgpu::Chipset::parse(chipset);
     if (failed(chip)) {

@@ -96,6 +96,25 @@ LogicalResult tile::checkIndexBitwidth(Operation *op, StringRef pass,
                          << indexBitwidth;
 }
 
+LogicalResult tile::checkKnownLaunchSizes(gpu::GPUModuleOp module) {
+  bool ok = true;
+  for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+    auto check = [&](StringRef name, std::optional<ArrayRef<int32_t>> sizes) {
+      if (!sizes || llvm::all_of(*sizes, [](int32_t s) { return s >= 1; }))
+        return;
+      InFlightDiagnostic diag = func.emitError()
+                                << name << " of @" << func.getName()
+                                << " must be at least 1 in every dimension, "
+                                   "got ";
+      llvm::interleave(*sizes, diag, "x");
+      ok = false;
+    };
+    check("known_block_size", func.getKnownBlockSize());
+    check("known_grid_size", func.getKnownGridSize());
+  }
+  return success(ok);
+}
+
 namespace {
 struct TileConvertNVGPUToNVVMPass
     : public tile::impl::TileConvertNVGPUToNVVMBase<
@@ -104,7 +123,8 @@ struct TileConvertNVGPUToNVVMPass
 
   void runOnOperation() override {
     if (failed(tile::checkIndexBitwidth(
-            getOperation(), "tile-convert-nvgpu-to-nvvm", indexBitwidth)))
+            getOperation(), "tile-convert-nvgpu-to-nvvm", indexBitwidth)) ||
+        failed(tile::checkKnownLaunchSizes(getOperation())))
       return signalPassFailure();
     MLIRContext *ctx = &getContext();
     LowerToLLVMOptions options(ctx);

@@ -32,6 +32,12 @@ inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
 LogicalResult checkIndexBitwidth(Operation *op, StringRef pass,
                                  unsigned indexBitwidth);
 
+/// Emits an error at each kernel of `module` whose known_block_size or
+/// known_grid_size has an extent below 1 (upstream's lowering would pass it
+/// on as launch bounds that LLVM translation rejects without a location),
+/// and fails if there was one.
+LogicalResult checkKnownLaunchSizes(gpu::GPUModuleOp module);
+
 /// Rewrites `kernel` into a gpu.launch (see convert-tile-to-gpu). Fails with
 /// a diagnostic when the kernel still holds tile operators or fragments.
 FailureOr<gpu::LaunchOp> convertKernelToLaunch(RewriterBase &rewriter,

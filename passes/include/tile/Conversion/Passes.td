@@ -293,7 +293,10 @@ def TileConvertNVGPUToNVVM
     type; their positions in the lowered signature are recorded in the
     kernel's `tile.tensor_map_args` attribute for
     `tile-grid-constant-tensor-maps`. Tensor maps are made on the host: an
-    `nvgpu.tma.create.descriptor` in the module is an error.
+    `nvgpu.tma.create.descriptor` in the module is an error. So is a kernel
+    whose `known_block_size` or `known_grid_size` has an extent below 1
+    (the launch bounds `convert-gpu-to-nvvm` would make of it fail LLVM
+    translation without a location).
 
     ```mlir
     %f = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
@@ -323,7 +326,9 @@ def TileConvertMathToOCML
     `convert-gpu-to-rocdl` the generic math-to-LLVM patterns may take an
     operation first and leave an LLVM intrinsic such as `llvm.tanh` that the
     backend cannot select ("no libcall available for ftanh"); running these
-    patterns first settles it.
+    patterns first settles it. A kernel whose `known_block_size` or
+    `known_grid_size` has an extent below 1 is an error here, as in
+    `tile-convert-nvgpu-to-nvvm`.
 
     ```mlir
     %t = math.tanh %x : f32
