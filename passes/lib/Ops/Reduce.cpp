@@ -98,38 +98,15 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value a,
   return a;
 }
 
-/// Element `x` as a partial result of type `type`: extended first where
-/// the destination is the wider float, and absolute for the abs kinds.
-static Value toPartial(OpBuilder &b, Location loc, ReduceKind kind, Type type,
-                       Value x) {
-  if (x.getType() != type)
-    x = arith::ExtFOp::create(b, loc, type, x);
-  if (kind == ReduceKind::abssum || kind == ReduceKind::absmax)
-    x = absOf(b, loc, x);
-  return x;
-}
-
-/// Folds element `x` into partial `acc`.
+/// Folds element `x` into partial `acc`, extended first to `acc`'s type
+/// where the destination is the wider float.
 static Value accumulate(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
                         Value x) {
-  return combine(b, loc, kind, acc, toPartial(b, loc, kind, acc.getType(), x));
-}
-
-/// Combines `partials` pairwise, level by level: the same number of
-/// operations as a chain, but log2(n) of them in a row instead of n, so a
-/// thread's row of a score tile is reduced in a few latencies (the chain's
-/// latency sat on the critical path of a softmax between two gemms).
-static Value combineTree(OpBuilder &b, Location loc, ReduceKind kind,
-                         SmallVector<Value> partials) {
-  while (partials.size() > 1) {
-    SmallVector<Value> next;
-    for (size_t i = 0; i + 1 < partials.size(); i += 2)
-      next.push_back(combine(b, loc, kind, partials[i], partials[i + 1]));
-    if (partials.size() % 2)
-      next.push_back(partials.back());
-    partials = std::move(next);
-  }
-  return partials.front();
+  if (x.getType() != acc.getType())
+    x = arith::ExtFOp::create(b, loc, acc.getType(), x);
+  if (kind == ReduceKind::abssum || kind == ReduceKind::absmax)
+    x = absOf(b, loc, x);
+  return combine(b, loc, kind, acc, x);
 }
 
 /// `gpu.shuffle` of `v` by `mask` (xor) or offset (up, down) among the
@@ -353,13 +330,11 @@ LogicalResult LoweringContext::lowerReduce(ReduceOp op) {
   SmallVector<Value> partials;
   auto emitPartials = [&](OpBuilder &b) {
     for (auto &g : groups) {
-      SmallVector<Value> elements;
+      Value acc = identityOf(b, loc, kind, elem);
       for (int64_t r : g)
-        elements.push_back(
-            toPartial(b, loc, kind, elem,
-                      memref::LoadOp::create(b, loc, srcRegs,
-                                             ValueRange{cst(b, loc, r)})));
-      Value acc = combineTree(b, loc, kind, std::move(elements));
+        acc = accumulate(b, loc, kind, acc,
+                         memref::LoadOp::create(b, loc, srcRegs,
+                                                ValueRange{cst(b, loc, r)}));
       for (int64_t m : laneMasks)
         acc = combine(b, loc, kind, acc,
                       shuffle(b, loc, acc, m, options.target.getWarpSize()));
