@@ -120,7 +120,8 @@ def main():
                     help="head dims whose variants exist (the correctness "
                          "cases of other dims are skipped)")
     ap.add_argument("--small", action="store_true",
-                    help="a few small cases (for the sanitizers)")
+                    help="the first four correctness cases of --dims (for "
+                         "the sanitizers)")
     ap.add_argument("--profile", metavar="B,H,S,D,CAUSAL",
                     help="launch the kernel twice on this shape and exit "
                          "(for ncu), e.g. 1,32,4096,128,0")
@@ -220,8 +221,7 @@ def main():
     if "edges" in args.shapes or args.small:
         rows = []
         dims = {int(x) for x in args.dims.split(",")}
-        cases = [c for c in (EDGES[:4] if args.small else EDGES)
-                 if c[5] in dims]
+        cases = [c for c in EDGES if c[5] in dims][:4 if args.small else None]
         for t in types:
             for (b, hq, hkv, sq, skv, d, causal) in cases:
                 ok, text = check(t, b, hq, hkv, sq, skv, d, causal)
