@@ -97,6 +97,12 @@ class ExtensionTest(Fixture):
         self.assert_fast(self.kernel, a2, b2, c)
         self.assert_close(c, reference(a, b, 1, 8, 8))
 
+    def test_empty_any_strides(self):
+        # Without elements any strides are contiguous, as in Python.
+        a, b, c = self.gemm_args(8, 8, 8)
+        self.assert_fast(self.kernel, FakeTensor((8, 0), strides=(998, 6)),
+                         FakeTensor((0, 8), strides=(4, 1234)), c)
+
     def test_streams(self):
         a, b, c = self.gemm_args(8, 8, 8)
         self.assert_fast(self.kernel, a, b, c)

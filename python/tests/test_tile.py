@@ -622,6 +622,17 @@ class ErrorTest(Fixture):
                     r"\[1, 8\] in elements for shape \[8, 8\]\)",
                     t, self.b, self.c)
 
+    def test_empty_any_strides(self):
+        # A tensor without elements (an empty slice, as an optional output
+        # with a dimension of 0) is contiguous whatever its strides.
+        a0 = FakeTensor((8, 0), strides=(998, 6))
+        b0 = FakeTensor((0, 8), strides=(4, 1234))
+        before = last_launch()["count"]
+        self.kernel(a0, b0, self.c)
+        self.assertEqual(last_launch()["count"], before + 1)
+        self.assertTrue(tile._args.is_row_major((2, 3, 0), (15, 5, 1)))
+        self.assertFalse(tile._args.is_row_major((2, 3, 1), (15, 5, 1)))
+
     def test_binding(self):
         self.expect(r"missing argument 'arg2' \(memref<\?x\?xf16>\)",
                     self.a, self.b)

@@ -186,8 +186,9 @@ def view(obj):
 
 def is_row_major(shape, strides):
     """Whether element strides `strides` are those of a contiguous
-    row-major tensor of `shape` (dimensions of size 1 may have any)."""
-    if strides is None:
+    row-major tensor of `shape` (dimensions of size 1 may have any, and a
+    tensor without elements, such as an empty slice, any at all)."""
+    if strides is None or 0 in shape:
         return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):

@@ -263,11 +263,15 @@ static int readCai(Arg *a, PyObject *obj, PyObject **stream) {
   PyObject *strides = item(cai, s_strides);
   if (strides && strides != Py_None) {
     /* Byte strides of a contiguous row-major tensor (any stride where the
-     * size is 1), as tile._args.is_row_major. */
+     * size is 1, any at all where there are no elements), as
+     * tile._args.is_row_major. */
     if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != a->rank)
       goto done;
     int64_t expected = a->elemSize;
-    for (int d = a->rank - 1; d >= 0; --d) {
+    int empty = 0;
+    for (int d = 0; d < a->rank; ++d)
+      empty |= sizes[d] == 0;
+    for (int d = a->rank - 1; d >= 0 && !empty; --d) {
       int64_t stride;
       if (readInt64(PyTuple_GET_ITEM(strides, d), &stride))
         goto done;
