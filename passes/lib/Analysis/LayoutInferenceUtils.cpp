@@ -212,55 +212,6 @@ struct BitSum {
 };
 } // namespace
 
-/// The coordinates of the buffer element that loop point `point` touches.
-static void project(ArrayRef<int64_t> point, ArrayRef<int64_t> index,
-                    SmallVectorImpl<int64_t> &coords) {
-  coords.clear();
-  for (int64_t i : index)
-    coords.push_back(i >= 0 ? point[i] : -1 - i);
-}
-
-static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
-  int64_t linear = 0;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    linear = linear * shape[d] + coords[d];
-  return linear;
-}
-
-/// Whether every element of `slice` is held by exactly the threads that run
-/// the points of `loop` touching it at `index`.
-static bool holdsWhatLoopTouches(const Fragment &loop, ArrayRef<int64_t> index,
-                                 const Fragment &slice) {
-  ArrayRef<int64_t> shape = slice.getShape();
-  int64_t threads = loop.getThreads();
-  int64_t numElements = getNumElements(shape);
-  if (getNumElements(loop.getShape()) > kMaxPairs / loop.getReplicate() ||
-      numElements > kMaxPairs / slice.getReplicate() ||
-      numElements > kMaxPairs / threads)
-    return false;
-  llvm::BitVector touched(numElements * threads), held(numElements * threads);
-  bool inRange = true;
-  auto mark = [&](llvm::BitVector &set, int64_t linear, int64_t thread) {
-    if (thread < 0 || thread >= threads)
-      inRange = false;
-    else
-      set.set(linear * threads + thread);
-  };
-  SmallVector<int64_t> coords;
-  forEachCoordinate(loop.getShape(), [&](ArrayRef<int64_t> point) {
-    project(point, index, coords);
-    int64_t linear = linearize(coords, shape);
-    for (int64_t rep = 0; rep < loop.getReplicate(); ++rep)
-      mark(touched, linear, loop.getThread(point, rep));
-  });
-  forEachCoordinate(shape, [&](ArrayRef<int64_t> point) {
-    int64_t linear = linearize(point, shape);
-    for (int64_t rep = 0; rep < slice.getReplicate(); ++rep)
-      mark(held, linear, slice.getThread(point, rep));
-  });
-  return inRange && touched == held;
-}
-
 /// The slice of a loop whose extents are not all powers of two: the slice
 /// of its corner of power-of-two extents at the origin, whose thread and
 /// register expressions continue past the corner the way the built-in
@@ -290,7 +241,10 @@ static FailureOr<Fragment> sliceThroughCorner(const Fragment &loop,
   Fragment result =
       Fragment::get(shape, sliceMap.getResult(0), sliceMap.getResult(1),
                     loop.getThreads(), cornerSlice->getReplicate());
-  if (!result.isInjective() || !holdsWhatLoopTouches(loop, index, result)) {
+  // Held exactly by the threads that run the points touching each
+  // element: what a write through the loop would need.
+  if (!result.isInjective() ||
+      !loopCanAccess(loop, index, result, /*write=*/true)) {
     reason = "the slice of the tile's power-of-two corner does not extend "
              "to the whole tile";
     return failure();
@@ -420,6 +374,21 @@ FailureOr<Fragment> mlir::tile::sliceFragment(const Fragment &loop,
     return failure();
   }
   return result;
+}
+
+/// The coordinates of the buffer element that loop point `point` touches.
+static void project(ArrayRef<int64_t> point, ArrayRef<int64_t> index,
+                    SmallVectorImpl<int64_t> &coords) {
+  coords.clear();
+  for (int64_t i : index)
+    coords.push_back(i >= 0 ? point[i] : -1 - i);
+}
+
+static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + coords[d];
+  return linear;
 }
 
 namespace {

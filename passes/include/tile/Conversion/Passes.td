@@ -153,9 +153,10 @@ def TileFlushDenormals
     their form through `__nvvm_reflect`, become the `llvm.intr.exp2` that
     follows the function's mode), `math.log2` one `lg2.approx.ftz.f32`
     (libdevice's `__nv_log2f` becomes that NVVM intrinsic), and additions,
-    multiplications and FMAs take `.ftz`. Results that would be subnormal (below 2^-126 in magnitude)
-    become zero, which softmax-like kernels never notice. `tile-to-nvvm`
-    runs it under `fast-math=true` (`tile-compile --fast-math`).
+    multiplications and FMAs take `.ftz`. Results that would be subnormal
+    (below 2^-126 in magnitude) become zero, which softmax-like kernels
+    never notice. `tile-to-nvvm` runs it under `fast-math=true`
+    (`tile-compile --fast-math`).
 
     In a module for an AMD chip (a `#rocdl.target`) the functions keep
     their denormal mode: there, flushing would make the backend switch the
