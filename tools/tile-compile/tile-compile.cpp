@@ -831,14 +831,17 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
     SmallVector<StringRef> terms;
     llvm::SplitString(key, terms);
     bool holds = true, wellFormed = true;
+    auto malformed = [&](StringRef at, const Twine &message) {
+      error(at.data(), message);
+      wellFormed = false;
+    };
+    const char *expected =
+        "' (expected '// tile.params([CHIP] NAME=VALUE...): NAME=VALUE...')";
     StringRef lineChip;
     for (StringRef term : terms) {
       if (!term.contains('=')) {
         if (!lineChip.empty() || !llvm::all_of(term, isValueChar)) {
-          error(term.data(), "malformed parameter condition '" + key +
-                                 "' (expected '// tile.params([CHIP] "
-                                 "NAME=VALUE...): NAME=VALUE...')");
-          wellFormed = false;
+          malformed(term, "malformed parameter condition '" + key + expected);
           break;
         }
         lineChip = term;
@@ -847,18 +850,14 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
       }
       StringRef keyName, keyValue;
       if (!splitAssignment(term, keyName, keyValue)) {
-        error(term.data(), "malformed parameter condition '" + term +
-                               "' (expected '// tile.params([CHIP] "
-                               "NAME=VALUE...): NAME=VALUE...')");
-        wellFormed = false;
+        malformed(term, "malformed parameter condition '" + term + expected);
         break;
       }
       KernelParam *param = findParam(params, keyName);
       if (!param) {
-        error(term.data(), "parameter '" + keyName +
-                               "' of the condition has no '// tile.params:' "
-                               "declaration");
-        wellFormed = false;
+        malformed(term, "parameter '" + keyName +
+                            "' of the condition has no '// tile.params:' "
+                            "declaration");
         break;
       }
       holds &= param->value == keyValue;
