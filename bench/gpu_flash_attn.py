@@ -63,6 +63,13 @@ EDGES = [(1, 2, 2, 1, 1, 128, False), (1, 2, 2, 1, 1, 128, True),
          (1, 4, 4, 1000, 1000, 256, True), (2, 8, 2, 77, 300, 256, False),
          (1, 2, 2, 4097, 4097, 256, False), (1, 2, 2, 1, 1, 256, True)]
 
+# Correctness of the fallback kernel (the build without tensor maps, which
+# the runtime launches where TMA cannot address an argument): the same
+# cases with Q, K, V and O as views one element into their buffers, so no
+# row is 16-byte aligned.
+VIEWS = [(1, 2, 2, 77, 300, 128, True), (2, 8, 2, 1000, 1000, 64, False),
+         (1, 4, 4, 333, 333, 256, False), (1, 2, 2, 1, 1, 128, True)]
+
 
 def variant(t, d, causal):
     return f"{t}-d{d}-{'causal' if causal else 'full'}"
@@ -174,14 +181,29 @@ def main():
         v = nonzero_rand(b, hkv, skv, d, dtype=dt, generator=gen)
         return q, k, v
 
-    def check(t, b, hq, hkv, sq, skv, d, causal):
-        """Runs one case into a poisoned output; returns (ok, text)."""
+    def shifted(x):
+        """A copy of `x` as a view one element into its buffer."""
+        buf = torch.empty(x.numel() + 1, dtype=x.dtype, device="cuda")
+        view = buf[1:].view(x.shape)
+        view.copy_(x)
+        return view
+
+    def check(t, b, hq, hkv, sq, skv, d, causal, misaligned=False):
+        """Runs one case into a poisoned output; returns (ok, text). With
+        `misaligned`, the tensors are views that TMA cannot address, and
+        the runtime must choose the fallback kernel."""
         nonlocal failed
         q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
         out = torch.full(q.shape, float("nan"), dtype=q.dtype, device="cuda")
         lse = torch.full(q.shape[:3], float("nan"), dtype=torch.float32,
                          device="cuda")
         scale = 1.0 / math.sqrt(d)
+        if misaligned:
+            q, k, v, out = (shifted(x) for x in (q, k, v, out))
+            path, _ = kernel(t, d, causal).select(q, k, v, out, lse, scale)
+            if not path.endswith(".fallback.manifest"):
+                failed += 1
+                return False, f"FAILED: launches {path}, not the fallback"
         try:
             kernel(t, d, causal)(q, k, v, out, lse, scale)
             torch.cuda.synchronize()
@@ -228,6 +250,21 @@ def main():
                 rows.append(f"| {t} | {b}x{hq}/{hkv} heads | {sq} x {skv} "
                             f"| {d} | {causal} | {text} |")
         print("### Correctness: ragged, GQA, head dim 64\n")
+        print("| type | batch x heads q/kv | seq_q x seq_kv | dim | causal "
+              "| result |")
+        print("|---|---|---|---|---|---|")
+        print("\n".join(rows) + "\n")
+        rows = []
+        for t in types:
+            for (b, hq, hkv, sq, skv, d, causal) in VIEWS:
+                if d not in dims:
+                    continue
+                ok, text = check(t, b, hq, hkv, sq, skv, d, causal,
+                                 misaligned=True)
+                rows.append(f"| {t} | {b}x{hq}/{hkv} heads | {sq} x {skv} "
+                            f"| {d} | {causal} | {text} |")
+        print("### Correctness: views TMA cannot address (the fallback "
+              "kernel)\n")
         print("| type | batch x heads q/kv | seq_q x seq_kv | dim | causal "
               "| result |")
         print("|---|---|---|---|---|---|")

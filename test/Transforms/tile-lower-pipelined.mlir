@@ -300,3 +300,45 @@ func.func @narrow_runs(%X: memref<?x?xf16>, %Y: memref<32x64xf16>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Rows of a static length that is a multiple of the vector (64 halves, as
+// FlashAttention's head dim) hold whole vectors: only a misaligned base or
+// row stride could make a vector straddle, so there is no block-uniform
+// row test and no narrow run. The edge path tries each 16-byte cp.async
+// and else loads the vector's elements.
+
+// CHECK-LABEL: func.func @whole_vector_rows
+// CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// CHECK: } else {
+// CHECK-NOT: arith.remui %strides
+// CHECK-NOT: nvgpu.device_async_copy {{.*}}, 4,
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
+// CHECK-NEXT: } else {
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: vector.maskedload
+// CHECK-NOT: nvgpu.device_async_copy {{.*}}, 4,
+// CHECK: nvvm.cp.async.commit.group
+func.func @whole_vector_rows(%X: memref<?x64xf16>, %Y: memref<32x64xf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %s = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc : memref<32x64xf16, #tile.fragment>
+    tile.clear %acc : memref<32x64xf16, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      %r = arith.muli %k, %c32 : index
+      tile.copy %X[%r, %c0] -> %s : memref<?x64xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.parallel (%i, %j) in (32, 64) {
+        %v = memref.load %s[%i, %j] : memref<32x64xf16, #gpu.address_space<workgroup>>
+        %a = memref.load %acc[%i, %j] : memref<32x64xf16, #tile.fragment>
+        %t = arith.addf %a, %v : f16
+        memref.store %t, %acc[%i, %j] : memref<32x64xf16, #tile.fragment>
+      }
+    }
+    tile.copy %acc -> %Y : memref<32x64xf16, #tile.fragment> -> memref<32x64xf16>
+  }
+  return
+}

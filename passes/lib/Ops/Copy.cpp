@@ -425,7 +425,14 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     trusted = false;
     OpBuilder eb(ifOp.elseBlock()->getTerminator());
     int64_t srcBytes = elementBytes(srcElem);
-    if (!async || global != &src || v * srcBytes <= 4) {
+    // Rows of a static length that is a multiple of the vector hold whole
+    // vectors, so narrower runs could only serve a misaligned base or
+    // stride (a view): those take the per-vector path, and the kernel is
+    // spared a third version of the copy.
+    int64_t rowLength = src.type.getShape().back();
+    bool wholeVectorRows =
+        !ShapedType::isDynamic(rowLength) && rowLength % v == 0;
+    if (!async || global != &src || v * srcBytes <= 4 || wholeVectorRows) {
       emitAll(eb);
     } else {
       Value rowsAligned = isWholeAlignedTile(
