@@ -427,8 +427,9 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     int64_t srcBytes = elementBytes(srcElem);
     // Rows of a static length that is a multiple of the vector hold whole
     // vectors, so narrower runs could only serve a misaligned base or
-    // stride (a view): those take the per-vector path, and the kernel is
-    // spared a third version of the copy.
+    // stride (a view) or a column origin off the vector grid: those take
+    // the per-vector path, and the kernel is spared a third version of the
+    // copy.
     int64_t rowLength = src.type.getShape().back();
     bool wholeVectorRows =
         !ShapedType::isDynamic(rowLength) && rowLength % v == 0;
