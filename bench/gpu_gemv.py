@@ -182,6 +182,14 @@ def w4_configs(root):
                       "f32", (5, 16)))
     found.append(("gemv_w4a16_mma-bf16-g128", "gemv_w4a16_mma", 128, "bf16",
                   "f32", (5, 16)))
+    # Variants of the f16 tensor-core build compiled by hand with other
+    # -D values, in folders named gemv_w4a16_mma-f16-g128-SUFFIX.
+    prefix = "gemv_w4a16_mma-f16-g128-"
+    if root and os.path.isdir(root):
+        for folder in sorted(os.listdir(root)):
+            if folder.startswith(prefix):
+                found.append((folder, "gemv_w4a16_mma", 128, "f16", "f32",
+                              (5, 16)))
     return found
 
 
@@ -353,6 +361,12 @@ def run(args):
         print()
         torch.cuda.empty_cache()
 
+    def zeroed(y, call):
+        def run():
+            y.zero_()
+            call()
+        return run
+
     def w4_call(fn, x, packed, s, z, y):
         if z is None:
             return lambda: fn(x, packed, s, y)
@@ -381,6 +395,10 @@ def run(args):
                         y = torch.empty(m, n, dtype=dtypes[at], device="cuda")
                         ref = (x.float() @ wdq.float().t()).to(dtypes[at])
                         call = w4_call(fn, x, packed, s, z, y)
+                        if kernel.startswith("gemv_w4a16_mma"):
+                            # It adds into Y (K split across blocks): the
+                            # zeroing is part of each timed launch.
+                            call = zeroed(y, call)
                         ok, status = check(call, y, ref, at, k,
                                            w4_tolerance(x, wdq, ct, at))
                         timed_here = (ok and not args.check_only and

@@ -18,8 +18,15 @@
 // sit 16 bits apart in one word, so they unpack, convert and scale as
 // f16x2 / bf16x2 operations), and one tile.gemm multiplies. Rows of X past
 // M are zeros (the masked copy), so any m works; m <= 16 is what the tile
-// is made for. The BN x BM accumulator goes through shared memory to be
-// stored transposed, one row of Y per pass of the block's threads.
+// is made for. The BN x BM accumulator goes through shared memory and is
+// added into Y transposed, one row of Y per pass of the block's threads.
+//
+// K is split across blocks (grid z) where the grid has fewer than SLOTS
+// blocks (the blocks the chip holds at once), so shapes with few rows of
+// P still keep every SM streaming: each of the `split` blocks of a tile
+// walks ceildiv(steps, split) steps and adds its partial product into Y
+// with atomics. Y must therefore hold zeros before the launch, whatever
+// the split.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS  threads per block: BN / 16 warps, one per 16 rows of P
@@ -35,15 +42,22 @@
 //   AT       type of X, S, Z and Y: f16 or bf16
 //   ZM       the magic value of AT's integer conversion: 1024.0 for f16,
 //            128.0 for bf16 (set by the tile.params(AT=bf16) line)
-// gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages (the four of
-// the NVIDIA build take 70 KiB), two waves; never run on an AMD GPU.
-// tile.params(gfx942): STAGES=2
-// tile.params(gfx90a): STAGES=2
+//   SLOTS    blocks the grid should have at least, splitting K to get them:
+//            blocks per SM (shared memory allows) times the SMs
+//   MAXSPLIT the most blocks one tile's K is split across
+// sm_90a: three stages (54 KiB), four blocks on each of 132 SMs; sm_80:
+// three blocks on each of 108 SMs.
+// gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages (37 KiB, so
+// one block per CU: 304 on gfx942, 110 on gfx90a), two waves; never run on
+// an AMD GPU.
+// tile.params(sm_80): SLOTS=324
+// tile.params(gfx942): STAGES=2 SLOTS=304
+// tile.params(gfx90a): STAGES=2 SLOTS=110
 // tile.options(sm_90a): no-warp-specialize=true index-bitwidth=32
 // tile.options(sm_80): index-bitwidth=32
 //
-// tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=4
-// tile.params: G=128 AT=f16 ZM=1024.0
+// tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=3
+// tile.params: G=128 AT=f16 ZM=1024.0 SLOTS=528 MAXSPLIT=4
 // tile.params(AT=bf16): ZM=128.0
 // tile.params(G=64): GS=4
 // tile.params(G=32): GS=8
@@ -64,7 +78,21 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   %steps = arith.ceildivui %K, %bk : index
-  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+  // K split across blocks (grid z) until the grid has SLOTS blocks, at
+  // most MAXSPLIT ways and one step each; `per` steps per block, and no
+  // block without a step.
+  %slots = arith.constant ${SLOTS} : index
+  %maxsplit = arith.constant ${MAXSPLIT} : index
+  %tiles = arith.muli %gx, %gy : index
+  %want = arith.ceildivui %slots, %tiles : index
+  %want1 = arith.maxui %want, %c1 : index
+  %cap = arith.minui %want1, %maxsplit : index
+  %cap1 = arith.minui %cap, %steps : index
+  %capped = arith.maxui %cap1, %c1 : index
+  %per = arith.ceildivui %steps, %capped : index
+  %split = arith.ceildivui %steps, %per : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) {
     %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %psh = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %ssh = tile.alloc : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
@@ -75,7 +103,14 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     tile.clear %cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n0 = arith.muli %bx, %bn : index
     %m0 = arith.muli %by, %bm : index
-    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
+    // ceildiv(steps, split) = per: the grid's z extent, read here because
+    // a division by a size computed on the host stays on the host.
+    %nz = gpu.grid_dim z
+    %kper = arith.ceildivui %steps, %nz : index
+    %first = arith.muli %bz, %kper : index
+    %end = arith.addi %first, %kper : index
+    %last = arith.minui %end, %steps : index
+    tile.pipelined %t = %first to %last step %c1 stages(${STAGES}) {
       %k0 = arith.muli %t, %bk : index
       %w0 = arith.muli %t, %bkw : index
       // The step's first group; with BK < G a step lies inside one group.
@@ -147,7 +182,8 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %v = memref.load %ysh[%j, %i]
             : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
         %o = arith.truncf %v : f32 to ${AT}
-        memref.store %o, %Y[%m, %n] : memref<?x?x${AT}>
+        %old = memref.atomic_rmw addf %o, %Y[%m, %n]
+            : (${AT}, memref<?x?x${AT}>) -> ${AT}
       }
     }
   }
@@ -170,7 +206,21 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   %steps = arith.ceildivui %K, %bk : index
-  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+  // K split across blocks (grid z) until the grid has SLOTS blocks, at
+  // most MAXSPLIT ways and one step each; `per` steps per block, and no
+  // block without a step.
+  %slots = arith.constant ${SLOTS} : index
+  %maxsplit = arith.constant ${MAXSPLIT} : index
+  %tiles = arith.muli %gx, %gy : index
+  %want = arith.ceildivui %slots, %tiles : index
+  %want1 = arith.maxui %want, %c1 : index
+  %cap = arith.minui %want1, %maxsplit : index
+  %cap1 = arith.minui %cap, %steps : index
+  %capped = arith.maxui %cap1, %c1 : index
+  %per = arith.ceildivui %steps, %capped : index
+  %split = arith.ceildivui %steps, %per : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) {
     %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %psh = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %ssh = tile.alloc : memref<${BN}x${GS}x${AT}, #gpu.address_space<workgroup>>
@@ -180,7 +230,14 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     tile.clear %cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n0 = arith.muli %bx, %bn : index
     %m0 = arith.muli %by, %bm : index
-    tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
+    // ceildiv(steps, split) = per: the grid's z extent, read here because
+    // a division by a size computed on the host stays on the host.
+    %nz = gpu.grid_dim z
+    %kper = arith.ceildivui %steps, %nz : index
+    %first = arith.muli %bz, %kper : index
+    %end = arith.addi %first, %kper : index
+    %last = arith.minui %end, %steps : index
+    tile.pipelined %t = %first to %last step %c1 stages(${STAGES}) {
       %k0 = arith.muli %t, %bk : index
       %w0 = arith.muli %t, %bkw : index
       // The step's first group; with BK < G a step lies inside one group.
@@ -249,7 +306,8 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %v = memref.load %ysh[%j, %i]
             : memref<${BN}x${BM}xf32, #gpu.address_space<workgroup>>
         %o = arith.truncf %v : f32 to ${AT}
-        memref.store %o, %Y[%m, %n] : memref<?x?x${AT}>
+        %old = memref.atomic_rmw addf %o, %Y[%m, %n]
+            : (${AT}, memref<?x?x${AT}>) -> ${AT}
       }
     }
   }
