@@ -179,3 +179,61 @@ func.func @lane_pair_other(%w: i32) -> vector<2xf16> {
   %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
   return %f : vector<2xf16>
 }
+
+// -----
+
+// A shift that depends on the thread (the lane's nibble within its word):
+// lanes s and s + 16, the second an index sum cast like the first, are
+// one shift of the word by s.
+// CHECK-LABEL: func.func @lane_pair_dynamic
+// CHECK-SAME:  (%[[W:.+]]: i32, %[[I:.+]]: index)
+// CHECK:       %[[S:.+]] = arith.index_cast %[[I]] : index to i32
+// CHECK:       %[[X:.+]] = arith.shrui %[[W]], %[[S]] : i32
+// CHECK:       %[[A:.+]] = arith.andi %[[X]], %{{.+}} : i32
+// CHECK:       vector.bitcast %{{.+}} : vector<1xi32> to vector<2xi16>
+// CHECK-NOT:   vector<2xi32>
+func.func @lane_pair_dynamic(%w: i32, %i: index) -> vector<2xf16> {
+  %c16 = arith.constant 16 : index
+  %j = arith.addi %i, %c16 : index
+  %s0 = arith.index_cast %i : index to i32
+  %s1 = arith.index_cast %j : index to i32
+  %sh = vector.from_elements %s0, %s1 : vector<2xi32>
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %n = arith.shrui %wv, %sh : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  return %f : vector<2xf16>
+}
+
+// -----
+
+// The lowering loads each register's word anew: equal loads inside a
+// kernel are merged first, so the two lanes come from one word.
+// CHECK-LABEL: func.func @lane_pair_loads
+// CHECK:       tile.kernel
+// CHECK:       %[[W:.+]] = memref.load
+// CHECK-NOT:   memref.load
+// CHECK:       arith.shrui %[[W]], %{{.+}} : i32
+// CHECK:       vector.bitcast %{{.+}} : vector<1xi32> to vector<2xi16>
+// CHECK-NOT:   vector<2xi32>
+func.func @lane_pair_loads(%m: memref<8xi32>, %o: memref<8xvector<2xf16>>, %i: index) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%b) in (%c1) threads(32) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %w0 = memref.load %m[%i] : memref<8xi32>
+    %w1 = memref.load %m[%i] : memref<8xi32>
+    %j = arith.addi %i, %c16 : index
+    %s0 = arith.index_cast %i : index to i32
+    %s1 = arith.index_cast %j : index to i32
+    %sh = vector.from_elements %s0, %s1 : vector<2xi32>
+    %wv = vector.from_elements %w0, %w1 : vector<2xi32>
+    %mv = arith.constant dense<15> : vector<2xi32>
+    %n = arith.shrui %wv, %sh : vector<2xi32>
+    %q = arith.andi %n, %mv : vector<2xi32>
+    %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+    memref.store %f, %o[%c0] : memref<8xvector<2xf16>>
+  }
+  return
+}

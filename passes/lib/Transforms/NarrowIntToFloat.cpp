@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/NarrowIntToFloat.h"
+#include "tile/Dialect/Tile/TileOps.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <optional>
@@ -264,8 +267,47 @@ SmallVector<APInt> getConstantLanes(Value v) {
   return lanes;
 }
 
+/// Whether `hi` is `lo` + 16: an addition of 16 to `lo`, or the same cast
+/// of two such values (an index truncated to i32 keeps the sum modulo
+/// 2^32).
+bool isSumWith16(Value hi, Value lo, unsigned depth = 0) {
+  if (auto add = hi.getDefiningOp<arith::AddIOp>())
+    for (int i = 0; i < 2; ++i) {
+      APInt c;
+      if (add->getOperand(i) == lo &&
+          matchPattern(add->getOperand(1 - i), m_ConstantInt(&c)) && c == 16)
+        return true;
+    }
+  Operation *h = hi.getDefiningOp(), *l = lo.getDefiningOp();
+  if (depth < 2 && h && l && h->getName() == l->getName() &&
+      isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp>(h))
+    return isSumWith16(h->getOperand(0), l->getOperand(0), depth + 1);
+  return false;
+}
+
+/// The shift of the lower lane where the two lanes of `shift` are s and
+/// s + 16: constants (s + 16 below 32), or a value and its sum with 16 (a
+/// shift by 32 or more would be poison, so s is below 16 there too). A null
+/// value with `constant` set to s for constants.
+std::optional<Value> getLanePairShift(Value shift, uint64_t &constant) {
+  SmallVector<APInt> s = getConstantLanes(shift);
+  if (s.size() == 2) {
+    if (s[1].getZExtValue() != s[0].getZExtValue() + 16 ||
+        s[1].getZExtValue() >= 32)
+      return std::nullopt;
+    constant = s[0].getZExtValue();
+    return Value();
+  }
+  auto from = shift.getDefiningOp<vector::FromElementsOp>();
+  if (!from || from.getElements().size() != 2 ||
+      !isSumWith16(from.getElements()[1], from.getElements()[0]))
+    return std::nullopt;
+  return from.getElements()[0];
+}
+
 /// trunci(andi(shrui(splat(w), [s, s + 16]), splat(m))) : vector<2xi32> to
-/// vector<2xi16>, m < 2^16 -> bitcast((w >> s) & (m | m << 16)).
+/// vector<2xi16>, m < 2^16 -> bitcast((w >> s) & (m | m << 16)), where s
+/// is a constant or a value (as for a shift that depends on the lane).
 struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -286,10 +328,10 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
     const APInt &mask = masked->first;
     Value shifted = masked->second;
     auto shr = shifted.getDefiningOp<arith::ShRUIOp>();
-    SmallVector<APInt> s =
-        shr ? getConstantLanes(shr.getRhs()) : SmallVector<APInt>();
-    if (s.size() != 2 || s[1].getZExtValue() != s[0].getZExtValue() + 16 ||
-        s[1].getZExtValue() >= 32)
+    uint64_t constant = 0;
+    std::optional<Value> s =
+        shr ? getLanePairShift(shr.getRhs(), constant) : std::nullopt;
+    if (!s)
       return failure();
     Value word = getSplatSource(shr.getLhs());
     if (!word)
@@ -297,12 +339,13 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Value x = word;
-    if (!s[0].isZero())
+    if (*s)
+      x = arith::ShRUIOp::create(rewriter, loc, x, *s);
+    else if (constant != 0)
       x = arith::ShRUIOp::create(
           rewriter, loc, x,
-          arith::ConstantOp::create(
-              rewriter, loc,
-              rewriter.getIntegerAttr(i32, s[0].getZExtValue())));
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getIntegerAttr(i32, constant)));
     uint64_t m = mask.getZExtValue();
     x = arith::AndIOp::create(
         rewriter, loc, x,
@@ -330,6 +373,15 @@ struct TileNarrowIntToFloatPass
       signalPassFailure();
       return;
     }
+    // The lowering computes the address of each register's word anew: the
+    // two lanes of a pair load one word only once equal loads are merged.
+    // Within each kernel, so that nothing inside comes to use a value
+    // computed outside.
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance;
+    getOperation()->walk([&](KernelOp kernel) {
+      eliminateCommonSubExpressions(rewriter, dominance, kernel);
+    });
     RewritePatternSet patterns(&getContext());
     populateNarrowIntToFloatPatterns(patterns);
     if (failed(

@@ -365,7 +365,11 @@ def TileNarrowIntToFloat : Pass<"tile-narrow-int-to-float"> {
 
     A `vector<2xi16>` truncated from lanes `(w >> s) & m` and
     `(w >> (s + 16)) & m` of one 32-bit `w` (with `m` below 2^16) becomes
-    the bitcast of the one 32-bit `(w >> s) & (m | m << 16)`.
+    the bitcast of the one 32-bit `(w >> s) & (m | m << 16)`. The shift `s`
+    may be a constant or a value (a lane-dependent nibble offset), the
+    second lane's an addition of 16 to it. Equal operations inside each
+    `tile.kernel` are merged first (CSE), since the lowering computes and
+    loads each register's word anew.
 
     The rewrites are `populateNarrowIntToFloatPatterns()`
     (`tile/Transforms/NarrowIntToFloat.h`); the NVVM and ROCDL pipelines
