@@ -90,7 +90,12 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     %h = arith.remui %bh, %hq : index
     %group = arith.divui %hq, %hkv : index
     %hk = arith.divui %h, %group : index
-    %q0 = arith.muli %bx, %bm : index
+    // Causal blocks are dispatched last row block first: the blocks with
+    // the most keys start early and the light ones fill the tail.
+    %gxLast = arith.subi %gx, %c1 : index
+    %bxRev = arith.subi %gxLast, %bx : index
+    %bq = arith.select %causal, %bxRev, %bx : index
+    %q0 = arith.muli %bq, %bm : index
     tile.copy %Q[%b, %h, %q0, %c0] -> %Qs
         : memref<?x?x?x${D}x${T}> -> memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
     tile.fill %m, %ninf : memref<${BM}xf32, #tile.fragment>
