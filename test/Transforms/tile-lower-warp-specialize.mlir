@@ -170,3 +170,56 @@ func.func @aligned_box_origin(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memr
   }
   return
 }
+
+// -----
+
+// A copy before the loop into a shared tile that only the loop reads (as
+// FlashAttention's Q) becomes a TMA load of the producer, issued once
+// before the loop's own loads on a barrier of its own (the fifth mbarrier:
+// two slots of full and empty, then this one), which the consumers wait
+// for before the loop instead of copying. The copy into %Bs, which is also
+// read after the loop, stays the consumers' own.
+
+// CHECK-LABEL: func.func @prologue_load
+// Q's and A's loads, and C's store:
+// CHECK-COUNT-3: nvgpu.tma.create.descriptor
+// CHECK-NOT: nvgpu.tma.create.descriptor
+// CHECK: tile.kernel
+// CHECK-COUNT-5: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: vector.store
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.+}}, %c0_i32, %{{.+}}
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c8192_i32 :
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c8192_i32_{{[0-9]+}} :
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: } {tile.consumers}
+func.func @prologue_load(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %Q: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %steps = arith.ceildivui %K, %c64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Qs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Ks = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    %m = arith.muli %bx, %c64 : index
+    tile.copy %Q[%m, %c0] -> %Qs : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%m, %c0] -> %Bs : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %steps step %c1 stages(2) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%kk, %c0] -> %Ks : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %Qs, %Ks -> %Cf transpose_b : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    }
+    tile.gemm %Bs, %Bs -> %Cf transpose_b : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%m, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

@@ -317,6 +317,42 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
   });
 }
 
+/// The copies of `kernel`'s body before `loop` that its TMA producer can
+/// issue ahead of the loop's loads: global into a whole shared allocation
+/// that only the copy writes and only `loop` reads (FlashAttention's Q
+/// tile), in a TMA form (planTmaLoad()), at indices the producer can
+/// compute alone. The consumers then wait for them instead of copying.
+static SmallVector<TmaLoad, 1> planPrologueLoads(KernelOp kernel,
+                                                 PipelinedOp loop) {
+  SmallVector<TmaLoad, 1> loads;
+  for (Operation &op : kernel.getBody().front()) {
+    if (&op == loop.getOperation())
+      break;
+    auto tileOp = dyn_cast<TileOpInterface>(&op);
+    std::optional<AsyncCopy> copy =
+        tileOp ? tileOp.getAsyncCopy() : std::nullopt;
+    auto alloc = copy ? copy->dest.getDefiningOp<AllocOp>() : nullptr;
+    if (!alloc || !copy->destIndices.empty() ||
+        getMemorySpace(cast<MemRefType>(copy->source.getType())) !=
+            MemorySpace::Global ||
+        getMemorySpace(alloc.getType()) != MemorySpace::Shared)
+      continue;
+    bool onlyLoopReads = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+      return user == &op || (loop->isProperAncestor(user) &&
+                             onlyReads(user, alloc.getResult()));
+    });
+    IRMapping check;
+    bool computable = llvm::all_of(copy->sourceIndices, [&](Value index) {
+      return clonePure(nullptr, kernel, index, check) != nullptr;
+    });
+    if (!onlyLoopReads || !computable)
+      continue;
+    if (std::optional<TmaLoad> load = planTmaLoad(kernel, &op, *copy))
+      loads.push_back(*load);
+  }
+  return loads;
+}
+
 /// The dimensions of `kernel`'s grid whose block index `value` depends on,
 /// one bit per dimension; every dimension where it depends on anything but
 /// side-effect-free operations of the kernel's body, the block indices and
@@ -669,12 +705,15 @@ static bool takeTurnsInLaggedReaders(MutableArrayRef<scf::ForOp> loops,
 /// earlier tiles, carried by each tile loop, plus the index in this tile),
 /// so that slots and phases run on across tiles and the producer fills
 /// the next tile's slots as soon as the consumers release them.
+/// The `prologue` loads (planPrologueLoads()) are issued first, once,
+/// against a barrier of their own, which the consumers wait for before the
+/// loop in place of the copies.
 /// One function: the producer branch, the consumer branch and the mbarrier
 /// phases share the slots, the barriers and the cloned index computations.
 static void warpSpecialize(
     KernelOp kernel, PipelinedOp loop, scf::ForOp tiles,
-    ArrayRef<TmaLoad> loads, ArrayRef<Operation *> consumers,
-    ArrayRef<int64_t> lags, int64_t slots,
+    ArrayRef<TmaLoad> loads, ArrayRef<TmaLoad> prologue,
+    ArrayRef<Operation *> consumers, ArrayRef<int64_t> lags, int64_t slots,
     const llvm::MapVector<Value, Value> &slotted, Value trips, bool pingpong,
     bool multicast,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
@@ -690,10 +729,10 @@ static void warpSpecialize(
   };
 
   // Host side: one tensor map per load, for the runtime to encode.
-  SmallVector<Value> maps;
+  SmallVector<Value> maps, prologueMaps;
   {
     OpBuilder hb(kernel);
-    for (const TmaLoad &load : loads) {
+    for (const TmaLoad &load : llvm::concat<const TmaLoad>(loads, prologue)) {
       auto srcType = cast<MemRefType>(load.copy.source.getType());
       Value unranked = memref::CastOp::create(
           hb, loc, UnrankedMemRefType::get(srcType.getElementType(), 0),
@@ -712,17 +751,21 @@ static void warpSpecialize(
       maps.push_back(nvgpu::TmaCreateDescriptorOp::create(hb, loc, type,
                                                           unranked, boxValues));
     }
+    prologueMaps.assign(maps.begin() + loads.size(), maps.end());
+    maps.resize(loads.size());
   }
 
   // Allocations go first: shared ones where both roles see them, register
   // arrays in the entry block, where they can be promoted to registers.
-  // Then the mbarriers: full[s] at s, empty[s] at slots + s.
+  // Then the mbarriers: full[s] at s, empty[s] at slots + s, and the
+  // prologue's at 2 * slots.
   Block &body = kernel.getBody().front();
   SmallVector<Operation *> allocs = hoistAllocs(kernel);
   OpBuilder b(ctx);
   b.setInsertionPointAfter(allocs.back());
+  int64_t numBarriers = 2 * slots + (prologue.empty() ? 0 : 1);
   auto barType =
-      MemRefType::get({2 * slots}, b.getI64Type(), AffineMap(), shared);
+      MemRefType::get({numBarriers}, b.getI64Type(), AffineMap(), shared);
   Value bars = AllocOp::create(b, loc, barType, Attribute());
   auto barrier = [&](OpBuilder &ob, Value index) {
     return sharedPointer(ob, loc, bars,
@@ -745,6 +788,9 @@ static void warpSpecialize(
       NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, slots + s)),
                                    i32(ib, emptyArrivals), Value());
     }
+    if (!prologue.empty())
+      NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, 2 * slots)),
+                                   i32(ib, 1), Value());
     NVVM::FenceMbarrierInitOp::create(ib, loc);
   }
   auto clusterSync = [&](OpBuilder &ob) {
@@ -847,6 +893,14 @@ static void warpSpecialize(
     };
     int64_t maxLag = lags.empty() ? 0 : *llvm::max_element(lags);
     OpBuilder cb(loop);
+    // The prologue's copies become one wait for what the producer loaded.
+    if (!prologue.empty()) {
+      NVVM::MBarrierTryWaitParityOp::create(cb, loc,
+                                            barrier(cb, idx(cb, 2 * slots)),
+                                            i32(cb, 0), i32(cb, kWaitHint));
+      for (const TmaLoad &load : prologue)
+        load.op->erase();
+    }
     if (maxLag > 0) {
       SmallVector<scf::ForOp, 3> loops = emitLaggedReaders(
           cb, loc, consumers, lags, trips, slots, waitFull, release, emit);
@@ -933,7 +987,72 @@ static void warpSpecialize(
   for (const TmaLoad &load : loads)
     groups.push_back(load.group > 1 ? groupOf(load)
                                     : std::pair<Value, Value>());
+  // Issues `load` at the indices `map` gives, into `buffer` from element
+  // `base` on, completing on barrier `bar`; a shared load's part of the
+  // rows (`member`) goes to every block of its group (`mask`).
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto issueLoad = [&](const TmaLoad &load, Value tensorMap, IRMapping &map,
+                       Value buffer, Value base, Value bar, Value member,
+                       Value mask) {
+    // Coordinates innermost first: column, row, then the outer dimensions.
+    SmallVector<Value> outerCoords;
+    ValueRange indices = load.copy.sourceIndices;
+    for (Value index : llvm::reverse(indices.drop_back(2)))
+      outerCoords.push_back(arith::IndexCastOp::create(
+          pb, loc, pb.getI32Type(), clonePure(&pb, kernel, index, map)));
+    Value row0 = clonePure(&pb, kernel, indices[indices.size() - 2], map);
+    Value partOffset;
+    if (member) {
+      row0 = arith::AddIOp::create(
+          pb, loc, row0,
+          arith::MulIOp::create(pb, loc, member,
+                                idx(pb, load.rows / load.group)));
+      partOffset =
+          arith::MulIOp::create(pb, loc, member, idx(pb, load.partStride));
+    }
+    Value col0 = clonePure(&pb, kernel, indices.back(), map);
+    Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
+                                                    ValueRange{tensorMap})
+                     .getResult(0);
+    for (int64_t blk = 0; blk < load.blocks; ++blk) {
+      int64_t offset = load.layout.apply({0, blk * load.boxCols})[0];
+      Value elems = arith::AddIOp::create(pb, loc, base, idx(pb, offset));
+      if (partOffset)
+        elems = arith::AddIOp::create(pb, loc, elems, partOffset);
+      Value dst = sharedPointer(
+          pb, loc, buffer,
+          arith::MulIOp::create(pb, loc, elems, idx(pb, load.elementBytes)));
+      Value col =
+          arith::AddIOp::create(pb, loc, col0, idx(pb, blk * load.boxCols));
+      SmallVector<Value> coords = {
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
+      llvm::append_range(coords, outerCoords);
+      // The block's own shared memory, addressed in the cluster window.
+      dst = LLVM::AddrSpaceCastOp::create(
+          pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          pb, loc, dst, desc, coords, bar, ValueRange(), mask, Value(),
+          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          NVVM::CTAGroupKindAttr(), Value());
+    }
+  };
   IRMapping outer;
+  // The prologue's loads first, once, on their own barrier.
+  if (!prologue.empty()) {
+    int64_t bytes = 0;
+    for (const TmaLoad &load : prologue)
+      bytes += load.rows * load.cols * load.elementBytes;
+    Value bar = barrier(pb, idx(pb, 2 * slots));
+    NVVM::MBarrierArriveExpectTxOp::create(pb, loc, Type(), bar, i32(pb, bytes),
+                                           NVVM::MemScopeKind::CTA,
+                                           /*relaxed=*/false, Value());
+    for (auto [load, tensorMap] : llvm::zip(prologue, prologueMaps)) {
+      IRMapping map = outer;
+      issueLoad(load, tensorMap, map, load.copy.dest, idx(pb, 0), bar, Value(),
+                Value());
+    }
+  }
   // The producer's own tile loop, carrying the iterations of the earlier
   // tiles as the consumers' does.
   scf::ForOp producerTiles;
@@ -982,59 +1101,14 @@ static void warpSpecialize(
   map.map(loop.getInductionVar(),
           arith::AddIOp::create(pb, loc, lb,
                                 arith::MulIOp::create(pb, loc, i, step)));
-  auto ptrType = LLVM::LLVMPointerType::get(ctx);
   for (auto [load, tensorMap, group] : llvm::zip(loads, maps, groups)) {
     auto [member, mask] = group;
-    // Coordinates innermost first: column, row, then the outer dimensions.
-    SmallVector<Value> outerCoords;
-    ValueRange indices = load.copy.sourceIndices;
-    for (Value index : llvm::reverse(indices.drop_back(2)))
-      outerCoords.push_back(arith::IndexCastOp::create(
-          pb, loc, pb.getI32Type(), clonePure(&pb, kernel, index, map)));
-    Value row0 = clonePure(&pb, kernel, indices[indices.size() - 2], map);
-    // A shared load's block loads its part of the rows, into every block
-    // of its group.
-    Value partOffset;
-    if (member) {
-      row0 = arith::AddIOp::create(
-          pb, loc, row0,
-          arith::MulIOp::create(pb, loc, member,
-                                idx(pb, load.rows / load.group)));
-      partOffset =
-          arith::MulIOp::create(pb, loc, member, idx(pb, load.partStride));
-    }
-    Value col0 = clonePure(&pb, kernel, indices.back(), map);
-    Value desc = UnrealizedConversionCastOp::create(pb, loc, ptrType,
-                                                    ValueRange{tensorMap})
-                     .getResult(0);
-    Value big = slotted.lookup(load.copy.dest);
     Value slotBase =
         arith::MulIOp::create(pb, loc, slot, idx(pb, load.rows * load.cols));
-    for (int64_t blk = 0; blk < load.blocks; ++blk) {
-      int64_t offset = load.layout.apply({0, blk * load.boxCols})[0];
-      Value elems = arith::AddIOp::create(pb, loc, slotBase, idx(pb, offset));
-      if (partOffset)
-        elems = arith::AddIOp::create(pb, loc, elems, partOffset);
-      Value dst = sharedPointer(
-          pb, loc, big,
-          arith::MulIOp::create(pb, loc, elems, idx(pb, load.elementBytes)));
-      Value col =
-          arith::AddIOp::create(pb, loc, col0, idx(pb, blk * load.boxCols));
-      SmallVector<Value> coords = {
-          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
-          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
-      llvm::append_range(coords, outerCoords);
-      // The block's own shared memory, addressed in the cluster window.
-      dst = LLVM::AddrSpaceCastOp::create(
-          pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          pb, loc, dst, desc, coords, full, ValueRange(), mask, Value(),
-          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-          NVVM::CTAGroupKindAttr(), Value());
-    }
+    issueLoad(load, tensorMap, map, slotted.lookup(load.copy.dest), slotBase,
+              full, member, mask);
   }
 }
-
 /// The buffer that `value` is a view of (itself if it is no view).
 static Value viewRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -1441,8 +1515,13 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     };
     // Not in a persistent kernel, whose blocks walk tiles on their own.
     bool multicast = !tiles && planMulticast(kernel, loop, tmaLoads);
-    warpSpecialize(kernel, loop, tiles, tmaLoads, consumers, lags, slots,
-                   slotted, trips, options.pingpong, multicast, emitAt);
+    // Not across tiles or a cluster, where each tile or block would need
+    // its own prologue load.
+    SmallVector<TmaLoad, 1> prologue;
+    if (!tiles && !multicast)
+      prologue = planPrologueLoads(kernel, loop);
+    warpSpecialize(kernel, loop, tiles, tmaLoads, prologue, consumers, lags,
+                   slots, slotted, trips, options.pingpong, multicast, emitAt);
     loop.erase();
     for (auto [old, big] : slotted)
       old.getDefiningOp()->erase();

@@ -238,6 +238,13 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     }
     ```
 
+    A copy before such a loop into a whole shared tile that only the loop
+    reads (FlashAttention's Q tile), at indices the producer can compute,
+    becomes a TMA load of the producer too: issued once, before the loop's
+    own, with `nvvm.mbarrier.arrive.expect_tx` on one more mbarrier, for
+    which the consumers wait (parity 0) before their loop instead of
+    copying. Not in persistent kernels or clusters.
+
     In a kernel with a `cluster` clause of several blocks, a TMA copy whose
     source indices do not use the block index along a dimension where the
     cluster has several blocks (B's `[%kk, %n]` in `cluster(1, 2)`) reads
