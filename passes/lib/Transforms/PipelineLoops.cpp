@@ -1109,6 +1109,7 @@ static void warpSpecialize(
               full, member, mask);
   }
 }
+
 /// The buffer that `value` is a view of (itself if it is no view).
 static Value viewRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
