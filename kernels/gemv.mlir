@@ -19,7 +19,8 @@
 //
 // `gemv_splitk` also splits K across SPLIT blocks (grid z) for outputs with
 // too few rows of W to fill the GPU: each block adds its partial sums into
-// the f32 Y with atomics, so Y must hold zeros before the launch.
+// the f32 Y with atomics; Y is `tile.zero_init`, so the launcher zeroes it
+// before every launch.
 //
 // Ragged sizes need no code: the copies give zeros outside W and X, and the
 // store and the atomics drop the elements outside Y.
@@ -116,7 +117,7 @@ func.func @gemv(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
 }
 
 func.func @gemv_splitk(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
-                       %Y: memref<?x?xf32>) {
+                       %Y: memref<?x?xf32> {tile.zero_init}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index

@@ -25,8 +25,9 @@
 // blocks (the blocks the chip holds at once), so shapes with few rows of
 // P still keep every SM streaming: each of the `split` blocks of a tile
 // walks ceildiv(steps, split) steps and adds its partial product into Y
-// with atomics. Y must therefore hold zeros before the launch, whatever
-// the split.
+// with atomics. Y is marked `tile.zero_init`: the launcher (the tile
+// runtime, from the manifest's `zero` line) zeroes it before every launch,
+// also where K is 0 and no block runs.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS  threads per block: BN / 16 warps, one per 16 rows of P
@@ -64,7 +65,7 @@
 
 func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                           %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
-                          %Y: memref<?x?x${AT}>) {
+                          %Y: memref<?x?x${AT}> {tile.zero_init}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index
@@ -89,7 +90,8 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %cap = arith.minui %want1, %maxsplit : index
   %cap1 = arith.minui %cap, %steps : index
   %capped = arith.maxui %cap1, %c1 : index
-  %per = arith.ceildivui %steps, %capped : index
+  %per0 = arith.ceildivui %steps, %capped : index
+  %per = arith.maxui %per0, %c1 : index
   %split = arith.ceildivui %steps, %per : index
   tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
       threads(${THREADS}) {
@@ -192,7 +194,8 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
 
 // The symmetric form: no zero points, q - 8.
 func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
-                              %S: memref<?x?x${AT}>, %Y: memref<?x?x${AT}>) {
+                              %S: memref<?x?x${AT}>,
+                              %Y: memref<?x?x${AT}> {tile.zero_init}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index
@@ -217,7 +220,8 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %cap = arith.minui %want1, %maxsplit : index
   %cap1 = arith.minui %cap, %steps : index
   %capped = arith.maxui %cap1, %c1 : index
-  %per = arith.ceildivui %steps, %capped : index
+  %per0 = arith.ceildivui %steps, %capped : index
+  %per = arith.maxui %per0, %c1 : index
   %split = arith.ceildivui %steps, %per : index
   tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
       threads(${THREADS}) {

@@ -664,3 +664,22 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                             "tile.persistent, tile.tiles, "
                             "tile.resident_blocks)";
 }
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name != "tile.zero_init")
+    return op->emitError() << "unknown tile argument attribute '" << name
+                           << "' (known: tile.zero_init)";
+  Type type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!isa<UnitAttr>(attribute.getValue()) || !memref ||
+      memref.getMemorySpace())
+    return op->emitError() << "'tile.zero_init' must be a unit attribute on a "
+                              "global memref argument, got "
+                           << attribute.getValue() << " on argument "
+                           << argIndex << " of type " << type;
+  return success();
+}

@@ -96,6 +96,7 @@ typedef struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -199,6 +200,7 @@ static tileRtStatus loadDriver(void) {
       ENTRY(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL, true),
       ENTRY(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL, true),
       ENTRY(cuMemsetD8, "cuMemsetD8_v2", NULL, true),
+      ENTRY(cuMemsetD8Async, "cuMemsetD8Async", NULL, true),
       ENTRY(cuEventCreate, "cuEventCreate", NULL, true),
       ENTRY(cuEventRecord, "cuEventRecord", NULL, true),
       ENTRY(cuEventSynchronize, "cuEventSynchronize", NULL, true),
@@ -596,6 +598,17 @@ tileRtStatus tileRtMemset8(tileRtDevicePtr dst, unsigned char value,
     return tileRtHipMemset8(dst, value, bytes);
   if (bytes)
     CU_CHECK(driver.cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
+                                size_t bytes, void *stream) {
+  REQUIRE_CONTEXT();
+  if (bytes && platform == TILE_RT_PLATFORM_HIP)
+    return tileRtHipMemset8Async(dst, value, bytes, stream);
+  if (bytes)
+    CU_CHECK(driver.cuMemsetD8Async(dst, value, bytes, (CUstream)stream),
+             "cuMemsetD8Async");
   return TILE_RT_SUCCESS;
 }
 

@@ -67,6 +67,7 @@ typedef struct HipRuntime {
   hipError_t (*hipMemcpyHtoD)(void *, const void *, size_t);
   hipError_t (*hipMemcpyDtoH)(void *, void *, size_t);
   hipError_t (*hipMemset)(void *, int, size_t);
+  hipError_t (*hipMemsetAsync)(void *, int, size_t, void *);
   hipError_t (*hipEventCreate)(hipEvent_t *);
   hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
   hipError_t (*hipEventSynchronize)(hipEvent_t);
@@ -153,6 +154,7 @@ static tileRtStatus loadHip(void) {
       ENTRY(hipMemcpyHtoD),
       ENTRY(hipMemcpyDtoH),
       ENTRY(hipMemset),
+      ENTRY(hipMemsetAsync),
       ENTRY(hipEventCreate),
       ENTRY(hipEventRecord),
       ENTRY(hipEventSynchronize),
@@ -326,6 +328,13 @@ tileRtStatus tileRtHipMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes) {
 tileRtStatus tileRtHipMemset8(tileRtDevicePtr dst, unsigned char value,
                               size_t bytes) {
   HIP_CHECK(hip.hipMemset((void *)(uintptr_t)dst, value, bytes), "hipMemset");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtHipMemset8Async(tileRtDevicePtr dst, unsigned char value,
+                                   size_t bytes, void *stream) {
+  HIP_CHECK(hip.hipMemsetAsync((void *)(uintptr_t)dst, value, bytes, stream),
+            "hipMemsetAsync");
   return TILE_RT_SUCCESS;
 }
 

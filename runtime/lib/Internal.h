@@ -79,6 +79,8 @@ tileRtStatus tileRtHipMemcpyHtoD(tileRtDevicePtr dst, const void *src,
 tileRtStatus tileRtHipMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes);
 tileRtStatus tileRtHipMemset8(tileRtDevicePtr dst, unsigned char value,
                               size_t bytes);
+tileRtStatus tileRtHipMemset8Async(tileRtDevicePtr dst, unsigned char value,
+                                   size_t bytes, void *stream);
 tileRtStatus tileRtHipEventCreate(tileRtEvent **out);
 tileRtStatus tileRtHipEventRecord(tileRtEvent *event);
 tileRtStatus tileRtHipEventSynchronize(tileRtEvent *event);

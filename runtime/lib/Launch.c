@@ -119,6 +119,13 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
     const tileRtArgValue *a = &args[i];
     switch (p->kind) {
     case TILE_RT_PARAM_MEMREF:
+      if (p->zeroInit) {
+        size_t bytes = tileRtDTypeSize(p->dtype);
+        for (int d = 0; d < p->rank; ++d)
+          bytes *= (size_t)a->sizes[d];
+        out->zeroPtr[out->numZero] = a->ptr;
+        out->zeroBytes[out->numZero++] = bytes;
+      }
       if (p->passing == TILE_RT_PASS_BARE) {
         memcpy(push(&pk, 8, 8), &a->ptr, 8);
       } else if (p->passing == TILE_RT_PASS_DESCRIPTOR) {
@@ -594,6 +601,20 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
   return s;
 }
 
+/// Zeroes, on `stream`, the memrefs of `packed` that the manifest's `zero`
+/// directives name: before the kernel, and also where the grid is empty
+/// (a sum over nothing is zero).
+static tileRtStatus zeroOutputs(const tileRtPackedParams *packed,
+                                void *stream) {
+  for (int i = 0; i < packed->numZero; ++i) {
+    tileRtStatus s =
+        tileRtMemset8Async(packed->zeroPtr[i], 0, packed->zeroBytes[i], stream);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+  }
+  return TILE_RT_SUCCESS;
+}
+
 /// Whether `target` is `k` or one of its variants, recursively.
 static int owns(const tileRtKernel *k, const tileRtKernel *target) {
   if (k == target)
@@ -617,6 +638,13 @@ tileRtKernelLaunchPreparedOnStream(tileRtKernel *k,
                       "arguments packed for a kernel that is not %s or one "
                       "of its variants",
                       k->manifest.path);
+  if (packed->numZero && !target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
+  tileRtStatus s = zeroOutputs(packed, stream);
+  if (s != TILE_RT_SUCCESS)
+    return s;
   if (!config->grid[0] || !config->grid[1] || !config->grid[2])
     return TILE_RT_SUCCESS;
   if (!target->function)
@@ -675,9 +703,16 @@ static tileRtStatus launchCached(tileRtKernel *k, const tileRtArgValue *args,
     c->valid = 1;
   }
   const tileRtLaunchConfig *config = &c->config;
+  tileRtKernel *target = c->packed.target;
+  if (c->packed.numZero && !target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
+  tileRtStatus zs = zeroOutputs(&c->packed, stream);
+  if (zs != TILE_RT_SUCCESS)
+    return zs;
   if (!config->grid[0] || !config->grid[1] || !config->grid[2])
     return TILE_RT_SUCCESS;
-  tileRtKernel *target = c->packed.target;
   if (!target->function)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "%s was loaded without the driver and cannot launch",

@@ -681,6 +681,16 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       tileRtStatus s = parseParam(&ctx, m, words, n);
       if (s != TILE_RT_SUCCESS)
         return s;
+    } else if (strcmp(d, "zero") == 0) {
+      if (n != 2)
+        return PARSE_FAIL(&ctx, "expected 'zero <memref parameter>'");
+      int p = tileRtManifestFindParam(m, words[1]);
+      if (p < 0 || m->params[p].kind != TILE_RT_PARAM_MEMREF)
+        return PARSE_FAIL(&ctx,
+                          "'zero' names '%s', which is not a memref "
+                          "parameter declared before it",
+                          words[1]);
+      m->params[p].zeroInit = 1;
     } else if (strcmp(d, "block") == 0) {
       ONCE(seenBlock);
       tileRtStatus s = parseTriple(&ctx, words, n, m->block);
@@ -897,6 +907,9 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
     }
     }
   }
+  for (int i = 0; i < m->numParams; ++i)
+    if (m->params[i].zeroInit)
+      fprintf(os, "zero %s\n", m->params[i].name);
   if (m->hasKernel) {
     fprintf(os, "block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
     fprintf(os, "cluster %u %u %u\n", m->cluster[0], m->cluster[1],

@@ -29,6 +29,10 @@ CHECK-NEXT: dispatch, M = 8: block 64
 CHECK-NEXT: dispatch, M = 8 again: block 64
 CHECK-NEXT: dispatch, M = 100: block 256
 CHECK-NEXT: dispatch, M = 8 again: block 64
+CHECK-NEXT: zero, launch: Y zeroed
+CHECK-NEXT: zero, launch again: Y zeroed
+CHECK-NEXT: zero, empty grid: Y zeroed
+CHECK-NEXT: zero, prepared launch: Y zeroed
 CHECK-NEXT: PASS
 */
 // clang-format on
@@ -250,6 +254,57 @@ int main(int argc, char **argv) {
   launchDispatch(dispatch, dargs, 100, "dispatch, M = 100");
   launchDispatch(dispatch, dargs, 8, "dispatch, M = 8 again");
   tileRtKernelDestroy(dispatch);
+
+  // A `zero` output is zeroed on the stream before every launch, from the
+  // cache, through a prepared launch, and also where the grid is empty
+  // (n = 0: the nop kernel does not run).
+  writeFile(dir, "zero.manifest",
+            "tile-launch-manifest 1\n"
+            "kernel nop\n"
+            "binary k.ptx ptx\n"
+            "param Y memref<?xf32> descriptor\n"
+            "param n index\n"
+            "zero Y\n"
+            "block 32\n"
+            "grid x n\n");
+  tileRtKernel *zero = loadKernel(dir, "zero.manifest");
+  tileRtArgValue zargs[2];
+  memset(zargs, 0, sizeof(zargs));
+  zargs[0].ptr = address(fc);
+  zargs[0].sizes[0] = 12;
+  const char *zeroCases[] = {"zero, launch", "zero, launch again",
+                             "zero, empty grid", "zero, prepared launch"};
+  for (int t = 0; t < 4; ++t) {
+    memset(fc, 0xff, sizeof(float) * 16);
+    zargs[1].i = t == 2 ? 0 : 1;
+    tileRtStatus s;
+    if (t < 3) {
+      s = tileRtKernelLaunchOnStream(zero, zargs, NULL);
+    } else {
+      tileRtLaunchConfig config;
+      tileRtPackedParams packed;
+      s = tileRtKernelPrepare(zero, zargs, &config, &packed);
+      if (s == TILE_RT_SUCCESS)
+        s = tileRtKernelLaunchPreparedOnStream(zero, &config, &packed, NULL);
+      tileRtPackedParamsFree(&packed);
+    }
+    int zeros = 0, untouched = 0;
+    for (int i = 0; i < 16; ++i) {
+      uint32_t bits;
+      memcpy(&bits, &fc[i], sizeof(bits));
+      zeros += i < 12 && bits == 0;
+      untouched += i >= 12 && bits == 0xffffffffu;
+    }
+    if (s != TILE_RT_SUCCESS || zeros != 12 || untouched != 4) {
+      printf("FAIL: %s: %s, %d of 12 zeroed, %d of 4 untouched\n", zeroCases[t],
+             s == TILE_RT_SUCCESS ? "ok" : tileRtErrorString(), zeros,
+             untouched);
+      ++failures;
+      continue;
+    }
+    printf("%s: Y zeroed\n", zeroCases[t]);
+  }
+  tileRtKernelDestroy(zero);
 
   free(a1);
   free(a2);

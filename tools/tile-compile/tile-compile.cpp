@@ -217,6 +217,8 @@ struct KernelLaunch {
   std::string kernel;
   std::string module;
   std::vector<std::string> params;
+  /// Parameters the launcher zeroes before each launch (`tile.zero_init`).
+  std::vector<std::string> zeroed;
   std::string grid[3];
   int64_t block[3] = {1, 1, 1};
   int64_t cluster[3] = {1, 1, 1};
@@ -612,6 +614,11 @@ static LogicalResult collectLaunches(ModuleOp module,
       }
       params.push_back(argName(arg) + " " + text + " none");
     }
+    for (BlockArgument arg : declared)
+      if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+          func && func.getArgAttr(arg.getArgNumber(), "tile.zero_init"))
+        info.zeroed.push_back(argName(arg));
+    llvm::sort(info.zeroed);
     info.params = std::move(params);
     launches.push_back(std::move(info));
     return WalkResult::advance();
@@ -1624,6 +1631,8 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
      << "index-bitwidth " << indexBitwidth << "\n";
   for (const std::string &param : launch.params)
     os << "param " << param << "\n";
+  for (const std::string &name : launch.zeroed)
+    os << "zero " << name << "\n";
   os << "block " << launch.block[0] << " " << launch.block[1] << " "
      << launch.block[2] << "\n";
   if (launch.hasCluster)

@@ -148,8 +148,9 @@ typedef enum tileRtBinaryKind {
   TILE_RT_BINARY_HSACO,
 } tileRtBinaryKind;
 
-/// The API the device calls (tileRtInit and on) go through: the CUDA driver (NVIDIA,
-/// PTX and cubin) or the HIP runtime (AMD, HSACO). CUDA unless changed.
+/// The API the device calls (tileRtInit and on) go through: the CUDA driver
+/// (NVIDIA, PTX and cubin) or the HIP runtime (AMD, HSACO). CUDA unless
+/// changed.
 typedef enum tileRtPlatform {
   TILE_RT_PLATFORM_CUDA,
   TILE_RT_PLATFORM_HIP,
@@ -198,6 +199,10 @@ typedef struct tileRtParam {
   int swizzle, interleave, l2Promotion, oobFill;
   /// The manifest line that declared it.
   int line;
+  /// Memref: nonzero where a `zero` directive names it: the runtime sets
+  /// its bytes to zero on the launch's stream before every launch (an
+  /// output the kernel adds into, with atomics).
+  int zeroInit;
 } tileRtParam;
 
 /// How many arguments one `variant` directive may view.
@@ -408,6 +413,11 @@ typedef struct tileRtPackedParams {
   /// Set by tileRtKernelPrepare: the kernel (the prepared one or one of its
   /// variants, owned by it) that the arguments are packed for.
   struct tileRtKernel *target;
+  /// The memrefs the manifest's `zero` directives name, as device ranges
+  /// that each launch of these arguments zeroes first.
+  int numZero;
+  uint64_t zeroPtr[TILE_RT_MAX_PARAMS];
+  size_t zeroBytes[TILE_RT_MAX_PARAMS];
 } tileRtPackedParams;
 
 /// Expands `args` into kernel arguments by the manifest's passing rules
@@ -522,6 +532,10 @@ tileRtStatus tileRtMemcpyDtoH(void *dst, tileRtDevicePtr src, size_t bytes);
 /// Sets `bytes` bytes at `dst` to `value`.
 tileRtStatus tileRtMemset8(tileRtDevicePtr dst, unsigned char value,
                            size_t bytes);
+/// Sets `bytes` bytes at `dst` to `value` in order on `stream` (a
+/// CUstream or hipStream_t; null: the default stream).
+tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
+                                size_t bytes, void *stream);
 
 tileRtStatus tileRtEventCreate(tileRtEvent **out);
 /// Records `event` on the default stream.

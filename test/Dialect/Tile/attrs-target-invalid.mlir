@@ -1,7 +1,8 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
 // One case per diagnostic of #tile.mma, #tile.target and the dialect's
-// discardable attributes.
+// discardable attributes, and of its function-argument attribute
+// (tile.zero_init).
 
 // expected-error @+1 {{expected mma kind 'mma_sync', 'wgmma' or 'mfma', got 'wmma'}}
 func.func private @f() attributes {a = #tile.mma<wmma m16n8k16, f16 x f16 -> f32>}
@@ -120,3 +121,31 @@ func.func private @f() attributes {tile.tensor_map_args = [0, 2]}
 
 // expected-error @+1 {{unknown tile attribute 'tile.chip' (known: tile.target, tile.loop, tile.async, tile.consumers, tile.producer_threads, tile.tensor_map_args, tile.lowered, tile.turn, tile.persistent, tile.tiles, tile.resident_blocks)}}
 func.func private @f() attributes {tile.chip = "sm_80"}
+
+// -----
+
+// expected-error @+1 {{'tile.zero_init' must be a unit attribute on a global memref argument, got unit on argument 0 of type 'f32'}}
+func.func @f(%x: f32 {tile.zero_init}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.zero_init' must be a unit attribute on a global memref argument, got 1 : i64 on argument 0 of type 'memref<4xf32>'}}
+func.func @f(%x: memref<4xf32> {tile.zero_init = 1}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.zero_init' must be a unit attribute on a global memref argument, got unit on argument 0 of type 'memref<4xf32, #gpu.address_space<workgroup>>'}}
+func.func @f(%x: memref<4xf32, #gpu.address_space<workgroup>> {tile.zero_init}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tile argument attribute 'tile.zero' (known: tile.zero_init)}}
+func.func @f(%x: memref<4xf32> {tile.zero}) {
+  return
+}

@@ -385,6 +385,19 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t bytes) {
   return OK;
 }
 
+static long asyncMemsets;
+
+/// For tests: the stream-ordered memsets so far.
+long fakeCudaAsyncMemsets(void) { return asyncMemsets; }
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
+                         void *stream) {
+  (void)stream;
+  ++asyncMemsets;
+  memset((void *)(uintptr_t)dst, value, bytes);
+  return OK;
+}
+
 CUresult cuEventCreate(void **event, unsigned flags) {
   (void)flags;
   *event = fakeEventCreate();

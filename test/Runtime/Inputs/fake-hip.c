@@ -226,6 +226,12 @@ hipError_t hipMemset(void *dst, int value, size_t bytes) {
   return OK;
 }
 
+hipError_t hipMemsetAsync(void *dst, int value, size_t bytes, void *stream) {
+  (void)stream;
+  memset(dst, value, bytes);
+  return OK;
+}
+
 hipError_t hipEventCreate(void **event) {
   *event = fakeEventCreate();
   return *event ? OK : INVALID_VALUE;

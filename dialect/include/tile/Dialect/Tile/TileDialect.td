@@ -75,6 +75,10 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$resident_blocks
   );
   let hasOperationAttrVerify = 1;
+  // On a function's memref argument, `tile.zero_init` (a unit attribute)
+  // asks the launcher to zero it before every launch: an output the kernel
+  // adds into (tile-compile writes it as the manifest's `zero` line).
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes of TileAttrs.td.
     void registerAttributes();
