@@ -137,6 +137,60 @@ static void launchDispatch(tileRtKernel *k, tileRtArgValue *args, int64_t m,
   printf("%s: block %u\n", what, block[0]);
 }
 
+/// A `zero` output is zeroed on the stream before every launch, from the
+/// cache, through a prepared launch, and also where the grid is empty
+/// (n = 0: the nop kernel does not run). `y` holds 16 floats: the first 12
+/// are the output, the other 4 must stay untouched.
+static void checkZeroedOutput(const char *dir, float *y) {
+  writeFile(dir, "zero.manifest",
+            "tile-launch-manifest 1\n"
+            "kernel nop\n"
+            "binary k.ptx ptx\n"
+            "param Y memref<?xf32> descriptor\n"
+            "param n index\n"
+            "zero Y\n"
+            "block 32\n"
+            "grid x n\n");
+  tileRtKernel *zero = loadKernel(dir, "zero.manifest");
+  tileRtArgValue zargs[2];
+  memset(zargs, 0, sizeof(zargs));
+  zargs[0].ptr = address(y);
+  zargs[0].sizes[0] = 12;
+  const char *zeroCases[] = {"zero, launch", "zero, launch again",
+                             "zero, empty grid", "zero, prepared launch"};
+  for (int t = 0; t < 4; ++t) {
+    memset(y, 0xff, sizeof(float) * 16);
+    zargs[1].i = t == 2 ? 0 : 1;
+    tileRtStatus s;
+    if (t < 3) {
+      s = tileRtKernelLaunchOnStream(zero, zargs, NULL);
+    } else {
+      tileRtLaunchConfig config;
+      tileRtPackedParams packed;
+      s = tileRtKernelPrepare(zero, zargs, &config, &packed);
+      if (s == TILE_RT_SUCCESS)
+        s = tileRtKernelLaunchPreparedOnStream(zero, &config, &packed, NULL);
+      tileRtPackedParamsFree(&packed);
+    }
+    int zeros = 0, untouched = 0;
+    for (int i = 0; i < 16; ++i) {
+      uint32_t bits;
+      memcpy(&bits, &y[i], sizeof(bits));
+      zeros += i < 12 && bits == 0;
+      untouched += i >= 12 && bits == 0xffffffffu;
+    }
+    if (s != TILE_RT_SUCCESS || zeros != 12 || untouched != 4) {
+      printf("FAIL: %s: %s, %d of 12 zeroed, %d of 4 untouched\n", zeroCases[t],
+             s == TILE_RT_SUCCESS ? "ok" : tileRtErrorString(), zeros,
+             untouched);
+      ++failures;
+      continue;
+    }
+    printf("%s: Y zeroed\n", zeroCases[t]);
+  }
+  tileRtKernelDestroy(zero);
+}
+
 int main(int argc, char **argv) {
   const char *dir = directoryArgument(argc, argv, "tile-rt-launch-cache");
   if (!dir)
@@ -255,56 +309,7 @@ int main(int argc, char **argv) {
   launchDispatch(dispatch, dargs, 8, "dispatch, M = 8 again");
   tileRtKernelDestroy(dispatch);
 
-  // A `zero` output is zeroed on the stream before every launch, from the
-  // cache, through a prepared launch, and also where the grid is empty
-  // (n = 0: the nop kernel does not run).
-  writeFile(dir, "zero.manifest",
-            "tile-launch-manifest 1\n"
-            "kernel nop\n"
-            "binary k.ptx ptx\n"
-            "param Y memref<?xf32> descriptor\n"
-            "param n index\n"
-            "zero Y\n"
-            "block 32\n"
-            "grid x n\n");
-  tileRtKernel *zero = loadKernel(dir, "zero.manifest");
-  tileRtArgValue zargs[2];
-  memset(zargs, 0, sizeof(zargs));
-  zargs[0].ptr = address(fc);
-  zargs[0].sizes[0] = 12;
-  const char *zeroCases[] = {"zero, launch", "zero, launch again",
-                             "zero, empty grid", "zero, prepared launch"};
-  for (int t = 0; t < 4; ++t) {
-    memset(fc, 0xff, sizeof(float) * 16);
-    zargs[1].i = t == 2 ? 0 : 1;
-    tileRtStatus s;
-    if (t < 3) {
-      s = tileRtKernelLaunchOnStream(zero, zargs, NULL);
-    } else {
-      tileRtLaunchConfig config;
-      tileRtPackedParams packed;
-      s = tileRtKernelPrepare(zero, zargs, &config, &packed);
-      if (s == TILE_RT_SUCCESS)
-        s = tileRtKernelLaunchPreparedOnStream(zero, &config, &packed, NULL);
-      tileRtPackedParamsFree(&packed);
-    }
-    int zeros = 0, untouched = 0;
-    for (int i = 0; i < 16; ++i) {
-      uint32_t bits;
-      memcpy(&bits, &fc[i], sizeof(bits));
-      zeros += i < 12 && bits == 0;
-      untouched += i >= 12 && bits == 0xffffffffu;
-    }
-    if (s != TILE_RT_SUCCESS || zeros != 12 || untouched != 4) {
-      printf("FAIL: %s: %s, %d of 12 zeroed, %d of 4 untouched\n", zeroCases[t],
-             s == TILE_RT_SUCCESS ? "ok" : tileRtErrorString(), zeros,
-             untouched);
-      ++failures;
-      continue;
-    }
-    printf("%s: Y zeroed\n", zeroCases[t]);
-  }
-  tileRtKernelDestroy(zero);
+  checkZeroedOutput(dir, fc);
 
   free(a1);
   free(a2);
