@@ -601,18 +601,29 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
   return s;
 }
 
-/// Zeroes, on `stream`, the memrefs of `packed` that the manifest's `zero`
-/// directives name: before the kernel, and also where the grid is empty
-/// (a sum over nothing is zero).
-static tileRtStatus zeroOutputs(const tileRtPackedParams *packed,
-                                void *stream) {
+/// Launches `target` on `packed` arguments and `config`: first zeroes, on
+/// `stream`, the memrefs that the manifest's `zero` directives name, also
+/// where the grid is empty (a sum over nothing is zero), which alone
+/// launches nothing.
+static tileRtStatus launchPacked(tileRtKernel *target,
+                                 const tileRtLaunchConfig *config,
+                                 const tileRtPackedParams *packed,
+                                 void *stream) {
+  int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
+  if ((!empty || packed->numZero) && !target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
   for (int i = 0; i < packed->numZero; ++i) {
     tileRtStatus s =
         tileRtMemset8Async(packed->zeroPtr[i], 0, packed->zeroBytes[i], stream);
     if (s != TILE_RT_SUCCESS)
       return s;
   }
-  return TILE_RT_SUCCESS;
+  if (empty)
+    return TILE_RT_SUCCESS;
+  return tileRtLaunchOnStream(target->function, config, packed->pointers,
+                              stream);
 }
 
 /// Whether `target` is `k` or one of its variants, recursively.
@@ -638,21 +649,7 @@ tileRtKernelLaunchPreparedOnStream(tileRtKernel *k,
                       "arguments packed for a kernel that is not %s or one "
                       "of its variants",
                       k->manifest.path);
-  if (packed->numZero && !target->function)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s was loaded without the driver and cannot launch",
-                      target->manifest.path);
-  tileRtStatus s = zeroOutputs(packed, stream);
-  if (s != TILE_RT_SUCCESS)
-    return s;
-  if (!config->grid[0] || !config->grid[1] || !config->grid[2])
-    return TILE_RT_SUCCESS;
-  if (!target->function)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s was loaded without the driver and cannot launch",
-                      target->manifest.path);
-  return tileRtLaunchOnStream(target->function, config, packed->pointers,
-                              stream);
+  return launchPacked(target, config, packed, stream);
 }
 
 tileRtStatus tileRtKernelLaunchPrepared(tileRtKernel *k,
@@ -702,23 +699,7 @@ static tileRtStatus launchCached(tileRtKernel *k, const tileRtArgValue *args,
     memcpy(c->args, args, sizeof(args[0]) * (size_t)m->numParams);
     c->valid = 1;
   }
-  const tileRtLaunchConfig *config = &c->config;
-  tileRtKernel *target = c->packed.target;
-  if (c->packed.numZero && !target->function)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s was loaded without the driver and cannot launch",
-                      target->manifest.path);
-  tileRtStatus zs = zeroOutputs(&c->packed, stream);
-  if (zs != TILE_RT_SUCCESS)
-    return zs;
-  if (!config->grid[0] || !config->grid[1] || !config->grid[2])
-    return TILE_RT_SUCCESS;
-  if (!target->function)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s was loaded without the driver and cannot launch",
-                      target->manifest.path);
-  return tileRtLaunchOnStream(target->function, config, c->packed.pointers,
-                              stream);
+  return launchPacked(c->packed.target, &c->config, &c->packed, stream);
 }
 
 tileRtStatus tileRtKernelLaunchOnStream(tileRtKernel *k,
