@@ -31,6 +31,29 @@ func.func @fill(%v: f32) {
 
 // -----
 
+// Buffers of rank 0 are filled in place (nothing to collapse): the local
+// one by every thread, the shared one by thread 0 of the strided loop.
+// CHECK-LABEL: func.func @fill_rank0
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[S:.+]] = tile.alloc : memref<f32, #gpu.address_space<workgroup>>
+// CHECK: %[[L:.+]] = tile.alloc : memref<bf16, #gpu.address_space<private>>
+// CHECK-NOT: memref.collapse_shape
+// CHECK: memref.store %{{.+}}, %[[L]][] : memref<bf16, #gpu.address_space<private>>
+// CHECK: scf.for %{{.+}} = %[[TID]] to %c1 step %c8 {
+// CHECK:   memref.store %{{.+}}, %[[S]][] : memref<f32, #gpu.address_space<workgroup>>
+func.func @fill_rank0(%v: f32) {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(8) {
+    %s = tile.alloc : memref<f32, #gpu.address_space<workgroup>>
+    %l = tile.alloc : memref<bf16, #gpu.address_space<private>>
+    tile.clear %l : memref<bf16, #gpu.address_space<private>>
+    tile.fill %s, %v : memref<f32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // A reverse cumsum of a shared buffer in place: one row per thread,
 // walking the columns from the last.
 

@@ -36,9 +36,11 @@ using namespace mlir::tile::lowering;
 // tile.fill / tile.clear
 //===----------------------------------------------------------------------===//
 
+/// `buffer` as a rank-1 memref (a rank-0 one stays as it is: it has no
+/// dimension to collapse).
 static Value flatten(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 1)
+  if (type.getRank() <= 1)
     return buffer;
   SmallVector<ReassociationIndices> all(1);
   for (unsigned i = 0; i < type.getRank(); ++i)
@@ -63,7 +65,9 @@ LogicalResult LoweringContext::lowerFill(Operation *op, Value buffer,
   case MemorySpace::Local: {
     Value flat = flatten(b, loc, buffer);
     for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
-      memref::StoreOp::create(b, loc, value, flat, ValueRange{cst(b, loc, i)});
+      memref::StoreOp::create(b, loc, value, flat,
+                              type.getRank() ? ValueRange{cst(b, loc, i)}
+                                             : ValueRange{});
     break;
   }
   case MemorySpace::Shared: {
@@ -74,7 +78,8 @@ LogicalResult LoweringContext::lowerFill(Operation *op, Value buffer,
         b, loc, tid, cst(b, loc, type.getNumElements()), cst(b, loc, threads));
     OpBuilder lb(loop.getBody()->getTerminator());
     memref::StoreOp::create(lb, loc, value, flat,
-                            ValueRange{loop.getInductionVar()});
+                            type.getRank() ? ValueRange{loop.getInductionVar()}
+                                           : ValueRange{});
     break;
   }
   default:
