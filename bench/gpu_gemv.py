@@ -182,14 +182,16 @@ def w4_configs(root):
                       "f32", (5, 16)))
     found.append(("gemv_w4a16_mma-bf16-g128", "gemv_w4a16_mma", 128, "bf16",
                   "f32", (5, 16)))
-    # Variants of the f16 tensor-core build compiled by hand with other
-    # -D values, in folders named gemv_w4a16_mma-f16-g128-SUFFIX.
-    prefix = "gemv_w4a16_mma-f16-g128-"
+    # Variants of the f16 builds compiled by hand with other -D values, in
+    # folders named gemv_w4a16_mma-f16-g128-SUFFIX (tensor-core kernel) and
+    # gemv_w4a16-f16-g128-vSUFFIX (one-row kernel, timed at m = 1).
     if root and os.path.isdir(root):
         for folder in sorted(os.listdir(root)):
-            if folder.startswith(prefix):
+            if folder.startswith("gemv_w4a16_mma-f16-g128-"):
                 found.append((folder, "gemv_w4a16_mma", 128, "f16", "f32",
                               (5, 16)))
+            elif folder.startswith("gemv_w4a16-f16-g128-v"):
+                found.append((folder, "gemv_w4a16", 128, "f16", "f16", (1,)))
     return found
 
 

@@ -74,6 +74,7 @@
 // tile.params(G=64): GR=8 GS=16 MINB=4
 // tile.params(BM=2): MINB=0
 // tile.params(BM=4): MINB=0
+// tile.params(sm_90a AT=f16 CT=f16 G=128 BM=1): BN=16 MINB=4
 
 // P tile: row n on thread group n / RW (RW = BN / GROUPS); word w of the
 // row step on thread w mod KT of the group, so that each load of a warp
@@ -214,7 +215,7 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %zm = arith.constant ${ZM} : ${AT}
         %qb = arith.addf %qf, %zm : ${AT}
         %zb = arith.addf %zv, %zm : ${AT}
-        %d = arith.subf %qb, %zb : ${AT}
+        %d = arith.subf %qb, %zb fastmath<reassoc> : ${AT}
         memref.store %d, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
@@ -365,7 +366,7 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         %zm = arith.constant ${ZM} : ${AT}
         %qb = arith.addf %qf, %zm : ${AT}
         %zb = arith.addf %zv, %zm : ${AT}
-        %d = arith.subf %qb, %zb : ${AT}
+        %d = arith.subf %qb, %zb fastmath<reassoc> : ${AT}
         memref.store %d, %wd[%j, %k]
             : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }

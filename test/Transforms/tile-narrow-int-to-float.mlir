@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tile-narrow-int-to-float -split-input-file -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tile-narrow-int-to-float -split-input-file -canonicalize -cse | FileCheck %s
 
 // (canonicalize gathers the constants the rewrites create in place at the
 // top of each function.)
@@ -139,17 +139,23 @@ func.func @plus_inexact(%x: i32) -> f16 {
 
 // -----
 
-// The nibbles of one word at bits 4 and 20: one shift, one mask of
-// 0x000F000F (983055), the word's halves as the pair.
+// The nibbles of one word at bits 4 and 20: one mask, the word's halves as
+// the pair. Taken where they lie, 0x00F000F0 (15728880), with no shift, and
+// OR-ed with 0x64006400 on the word: the halves hold 1024 + 16 q, and one
+// multiply-add by 1/16 and -64 gives q.
 // CHECK-LABEL: func.func @lane_pair
 // CHECK-SAME:  (%[[W:.+]]: i32)
-// CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : i32
-// CHECK-DAG:   %[[M:.+]] = arith.constant 983055 : i32
-// CHECK:       %[[S:.+]] = arith.shrui %[[W]], %[[C4]] : i32
-// CHECK:       %[[A:.+]] = arith.andi %[[S]], %[[M]] : i32
-// CHECK:       %[[V:.+]] = vector.broadcast %[[A]] : i32 to vector<1xi32>
+// CHECK-DAG:   %[[M:.+]] = arith.constant 15728880 : i32
+// CHECK-DAG:   %[[SIXTEENTH:.+]] = arith.constant dense<6.250000e-02> : vector<2xf16>
+// CHECK-DAG:   %[[BASE:.+]] = arith.constant dense<-6.400000e+01> : vector<2xf16>
+// CHECK-NOT:   arith.shrui
+// CHECK:       %[[A:.+]] = arith.andi %[[W]], %[[M]] : i32
+// CHECK:       %[[O:.+]] = arith.ori %[[A]], %{{.+}} : i32
+// CHECK:       %[[V:.+]] = vector.broadcast %[[O]] : i32 to vector<1xi32>
 // CHECK:       %[[P:.+]] = vector.bitcast %[[V]] : vector<1xi32> to vector<2xi16>
-// CHECK:       arith.ori %[[P]]
+// CHECK:       %[[B:.+]] = arith.bitcast %[[P]] : vector<2xi16> to vector<2xf16>
+// CHECK:       %[[P:.+]] = arith.mulf %[[B]], %[[SIXTEENTH]] fastmath<contract> : vector<2xf16>
+// CHECK:       arith.addf %[[P]], %[[BASE]] fastmath<contract> : vector<2xf16>
 // CHECK-NOT:   arith.uitofp
 func.func @lane_pair(%w: i32) -> vector<2xf16> {
   %c4 = arith.constant 4 : i32
@@ -236,4 +242,123 @@ func.func @lane_pair_loads(%m: memref<8xi32>, %o: memref<8xvector<2xf16>>, %i: i
     memref.store %f, %o[%c0] : memref<8xvector<2xf16>>
   }
   return
+}
+
+// -----
+
+// The four nibble pairs of a word, each minus a zero point z + 1024 with
+// reassociation allowed: the pairs at bits 4 and 12 are taken with the
+// mask 0x00F000F0 from the word and from the word shifted by 8, so one
+// shift serves the word, and each becomes one multiply-add by 1/16 whose
+// addend is
+// 960 - (z + 1024), computed once.
+// CHECK-LABEL: func.func @nibbles_minus_zero
+// CHECK-SAME:  (%[[W:.+]]: i32, %[[ZB:.+]]: vector<2xf16>)
+// CHECK-NOT:   arith.shrui
+// CHECK-DAG:   %[[LO:.+]] = arith.constant 983055 : i32
+// CHECK-DAG:   %[[HI:.+]] = arith.constant 15728880 : i32
+// CHECK-DAG:   %[[C960:.+]] = arith.constant dense<9.600000e+02> : vector<2xf16>
+// CHECK-DAG:   %[[SIXTEENTH:.+]] = arith.constant dense<6.250000e-02> : vector<2xf16>
+// CHECK:       %[[D0:.+]] = arith.subf %{{.+}}, %[[ZB]] fastmath<reassoc> : vector<2xf16>
+// CHECK:       %[[Z:.+]] = arith.subf %[[C960]], %[[ZB]] fastmath<reassoc> : vector<2xf16>
+// CHECK:       %[[A1:.+]] = arith.andi %[[W]], %[[HI]] : i32
+// CHECK:       %[[P1:.+]] = arith.mulf %{{.+}}, %[[SIXTEENTH]] fastmath<reassoc,contract> : vector<2xf16>
+// CHECK:       %[[D1:.+]] = arith.addf %[[P1]], %[[Z]] fastmath<reassoc,contract> : vector<2xf16>
+// CHECK:       %[[S8:.+]] = arith.shrui %[[W]], %{{.+}} : i32
+// CHECK:       %[[A2:.+]] = arith.andi %[[S8]], %[[LO]] : i32
+// CHECK:       %[[D2:.+]] = arith.subf %{{.+}}, %[[ZB]] fastmath<reassoc> : vector<2xf16>
+// CHECK:       %[[A3:.+]] = arith.andi %[[S8]], %[[HI]] : i32
+// CHECK:       %[[P3:.+]] = arith.mulf %{{.+}}, %[[SIXTEENTH]] fastmath<reassoc,contract> : vector<2xf16>
+// CHECK:       %[[D3:.+]] = arith.addf %[[P3]], %[[Z]] fastmath<reassoc,contract> : vector<2xf16>
+// CHECK:       return %[[D0]], %[[D1]], %[[D2]], %[[D3]]
+func.func @nibbles_minus_zero(%w: i32, %zb: vector<2xf16>)
+    -> (vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>) {
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %k = arith.constant dense<1.024000e+03> : vector<2xf16>
+  %s0 = arith.constant dense<[0, 16]> : vector<2xi32>
+  %n0 = arith.shrui %wv, %s0 : vector<2xi32>
+  %q0 = arith.andi %n0, %mv : vector<2xi32>
+  %f0 = arith.uitofp %q0 : vector<2xi32> to vector<2xf16>
+  %b0 = arith.addf %f0, %k : vector<2xf16>
+  %d0 = arith.subf %b0, %zb fastmath<reassoc> : vector<2xf16>
+  %s1 = arith.constant dense<[4, 20]> : vector<2xi32>
+  %n1 = arith.shrui %wv, %s1 : vector<2xi32>
+  %q1 = arith.andi %n1, %mv : vector<2xi32>
+  %f1 = arith.uitofp %q1 : vector<2xi32> to vector<2xf16>
+  %b1 = arith.addf %f1, %k : vector<2xf16>
+  %d1 = arith.subf %b1, %zb fastmath<reassoc> : vector<2xf16>
+  %s2 = arith.constant dense<[8, 24]> : vector<2xi32>
+  %n2 = arith.shrui %wv, %s2 : vector<2xi32>
+  %q2 = arith.andi %n2, %mv : vector<2xi32>
+  %f2 = arith.uitofp %q2 : vector<2xi32> to vector<2xf16>
+  %b2 = arith.addf %f2, %k : vector<2xf16>
+  %d2 = arith.subf %b2, %zb fastmath<reassoc> : vector<2xf16>
+  %s3 = arith.constant dense<[12, 28]> : vector<2xi32>
+  %n3 = arith.shrui %wv, %s3 : vector<2xi32>
+  %q3 = arith.andi %n3, %mv : vector<2xi32>
+  %f3 = arith.uitofp %q3 : vector<2xi32> to vector<2xf16>
+  %b3 = arith.addf %f3, %k : vector<2xf16>
+  %d3 = arith.subf %b3, %zb fastmath<reassoc> : vector<2xf16>
+  return %d0, %d1, %d2, %d3 : vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>
+}
+
+// -----
+
+// Without reassociation a variable zero stays a subtraction of its own,
+// after the pair's own shift by 12.
+// CHECK-LABEL: func.func @nibbles_minus_zero_strict
+// CHECK:       arith.shrui %{{.+}}, %{{.+}} : i32
+// CHECK:       arith.andi %{{.+}}, %{{.+}} : i32
+// CHECK-NOT:   arith.mulf
+// CHECK:       arith.subf %{{.+}}, %arg1 : vector<2xf16>
+func.func @nibbles_minus_zero_strict(%w: i32, %zb: vector<2xf16>) -> vector<2xf16> {
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %k = arith.constant dense<1.024000e+03> : vector<2xf16>
+  %s = arith.constant dense<[12, 28]> : vector<2xi32>
+  %n = arith.shrui %wv, %s : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  %b = arith.addf %f, %k : vector<2xf16>
+  %d = arith.subf %b, %zb : vector<2xf16>
+  return %d : vector<2xf16>
+}
+
+// -----
+
+// A constant zero point (8, the symmetric form) folds into the
+// multiply-add's addend: 960 - 1032 = -72.
+// CHECK-LABEL: func.func @nibbles_minus_eight
+// CHECK-DAG:   %[[C:.+]] = arith.constant dense<-7.200000e+01> : vector<2xf16>
+// CHECK-DAG:   %[[SIXTEENTH:.+]] = arith.constant dense<6.250000e-02> : vector<2xf16>
+// CHECK:       %[[S:.+]] = arith.shrui %{{.+}}, %{{.+}} : i32
+// CHECK:       %[[P:.+]] = arith.mulf %{{.+}}, %[[SIXTEENTH]] fastmath<contract> : vector<2xf16>
+// CHECK:       arith.addf %[[P]], %[[C]] fastmath<contract> : vector<2xf16>
+func.func @nibbles_minus_eight(%w: i32) -> vector<2xf16> {
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %eight = arith.constant dense<8.0> : vector<2xf16>
+  %s = arith.constant dense<[12, 28]> : vector<2xi32>
+  %n = arith.shrui %wv, %s : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xf16>
+  %d = arith.subf %f, %eight : vector<2xf16>
+  return %d : vector<2xf16>
+}
+
+// -----
+
+// bf16's magic value 128 leaves no room for 16 q: the pair keeps its shift.
+// CHECK-LABEL: func.func @nibbles_bf16
+// CHECK:       arith.shrui %{{.+}}, %{{.+}} : i32
+// CHECK-NOT:   arith.mulf
+func.func @nibbles_bf16(%w: i32) -> vector<2xbf16> {
+  %wv = vector.broadcast %w : i32 to vector<2xi32>
+  %mv = arith.constant dense<15> : vector<2xi32>
+  %s = arith.constant dense<[4, 20]> : vector<2xi32>
+  %n = arith.shrui %wv, %s : vector<2xi32>
+  %q = arith.andi %n, %mv : vector<2xi32>
+  %f = arith.uitofp %q : vector<2xi32> to vector<2xbf16>
+  return %f : vector<2xbf16>
 }

@@ -166,7 +166,7 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "lower-affine,convert-arith-to-llvm{{{5}},convert-index-to-llvm{{{5}},"
       "canonicalize,cse,"
       "gpu.module({8}tile-convert-nvgpu-to-nvvm{{{5}},"
-      "convert-gpu-to-nvvm{{{5}},canonicalize,cse,"
+      "convert-gpu-to-nvvm{{{5}},canonicalize,cse,tile-fuse-lop3,"
       "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
       "tile-grid-constant-tensor-maps,{6}strip-debuginfo),"
       "tile-lower-host-tensor-maps{{{5}},gpu-to-llvm,"

@@ -21,6 +21,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
 #include <optional>
 #include <type_traits>
 
@@ -358,6 +359,191 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
   }
 };
 
+/// The parts of B = bitcast(or(bitcast(broadcast((w >> s) & (m | m << 16))),
+/// splat(bits of M))) : vector<2xf16|bf16>, a lane pair as PackLanePair and
+/// UIToFPByMagic build it, with a constant s (0 where there is no shift).
+struct MagicPair {
+  Value word;
+  uint64_t shift;
+  uint64_t mask;
+  Magic magic;
+};
+
+std::optional<MagicPair> getMagicPair(Value b) {
+  auto type = dyn_cast<VectorType>(b.getType());
+  if (!type || type.getShape() != ArrayRef<int64_t>{2})
+    return std::nullopt;
+  std::optional<Magic> magic = getMagic(type.getElementType());
+  auto cast = b.getDefiningOp<arith::BitcastOp>();
+  if (!magic || !cast)
+    return std::nullopt;
+  // The OR on the two halves, or (after OrSplatInWord) on the word.
+  Value word;
+  if (auto orOp = cast.getIn().getDefiningOp<arith::OrIOp>()) {
+    auto bits = getSplatIntOperand(orOp);
+    if (!bits || bits->first != magic->bits)
+      return std::nullopt;
+    auto halves = bits->second.getDefiningOp<vector::BitCastOp>();
+    auto one = halves ? halves.getSource().getDefiningOp<vector::BroadcastOp>()
+                      : nullptr;
+    if (!one)
+      return std::nullopt;
+    word = one.getSource();
+  } else if (auto halves = cast.getIn().getDefiningOp<vector::BitCastOp>()) {
+    auto one = halves.getSource().getDefiningOp<vector::BroadcastOp>();
+    auto orOp = one ? one.getSource().getDefiningOp<arith::OrIOp>() : nullptr;
+    auto bits = orOp ? getSplatIntOperand(orOp) : std::nullopt;
+    if (!bits || bits->first != (magic->bits | magic->bits << 16))
+      return std::nullopt;
+    word = bits->second;
+  } else {
+    return std::nullopt;
+  }
+  auto andOp = word.getDefiningOp<arith::AndIOp>();
+  if (!andOp || !andOp.getType().isInteger(32))
+    return std::nullopt;
+  auto masked = getSplatIntOperand(andOp);
+  if (!masked)
+    return std::nullopt;
+  uint64_t mask = masked->first.getZExtValue();
+  if ((mask >> 16) != (mask & 0xFFFF))
+    return std::nullopt;
+  MagicPair pair{masked->second, 0, mask & 0xFFFF, *magic};
+  APInt s;
+  if (auto shr = pair.word.getDefiningOp<arith::ShRUIOp>();
+      shr && matchPattern(shr.getRhs(), m_ConstantInt(&s))) {
+    pair.word = shr.getLhs();
+    pair.shift = s.getZExtValue();
+  }
+  return pair;
+}
+
+/// addf/subf(B, Y) with B a lane pair (w >> s) & m in magic form, s = 8k + t
+/// and m << t below the magic's limit -> B' * 2^-t + (M (1 - 2^-t) +/- Y),
+/// free to contract into one fma,
+/// with B' the pair ((w >> 8k) & (m << t)) in magic form, which holds M +
+/// 2^t x: the pairs of one word at shifts 8k and 8k + t share a shift (a
+/// word's four nibble pairs take one shift instead of three). B' 2^-t + M
+/// (1 - 2^-t) is B exactly, so a constant Y folds where the constant sum is
+/// exact; a variable Y only where the operation allows reassociation
+/// (fastmath<reassoc>): the sum M (1 - 2^-t) - Y is rounded on its own.
+template <typename OpTy> struct ScaleMagicPair : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    constexpr bool isAdd = std::is_same_v<OpTy, arith::AddFOp>;
+    for (unsigned lhs = 0; lhs < (isAdd ? 2u : 1u); ++lhs) {
+      Value b = op->getOperand(lhs), y = op->getOperand(1 - lhs);
+      std::optional<MagicPair> pair = getMagicPair(b);
+      if (!pair || !b.hasOneUse())
+        continue;
+      uint64_t t = pair->shift % 8;
+      if (t == 0 || (pair->mask << t) >= pair->magic.limit)
+        continue;
+      Type floatType = getElementTypeOrSelf(op.getType());
+      const llvm::fltSemantics &sem =
+          cast<FloatType>(floatType).getFloatSemantics();
+      bool losesInfo = false;
+      APFloat scale(std::ldexp(1.0, -int(t)));
+      APFloat base(pair->magic.value - std::ldexp(pair->magic.value, -int(t)));
+      scale.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+      base.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+      Location loc = op.getLoc();
+      Value addend;
+      if (std::optional<APFloat> c = getSplatFloat(y)) {
+        APFloat d = base;
+        APFloat::opStatus status =
+            isAdd ? d.add(*c, APFloat::rmNearestTiesToEven)
+                  : d.subtract(*c, APFloat::rmNearestTiesToEven);
+        if (status != APFloat::opOK || !d.isFinite())
+          continue;
+        addend = splat(rewriter, loc, op.getType(),
+                       rewriter.getFloatAttr(floatType, d));
+      } else {
+        if (!bitEnumContainsAll(op.getFastmath(),
+                                arith::FastMathFlags::reassoc))
+          continue;
+        Value baseValue = splat(rewriter, loc, op.getType(),
+                                rewriter.getFloatAttr(floatType, base));
+        addend = isAdd ? Value(arith::AddFOp::create(rewriter, loc, baseValue,
+                                                     y, op.getFastmath()))
+                       : Value(arith::SubFOp::create(rewriter, loc, baseValue,
+                                                     y, op.getFastmath()));
+      }
+      Type i32 = rewriter.getI32Type();
+      Value word = pair->word;
+      if (uint64_t s = pair->shift - t)
+        word = arith::ShRUIOp::create(
+            rewriter, loc, word,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getIntegerAttr(i32, s)));
+      uint64_t m = pair->mask << t, magicBits = pair->magic.bits;
+      Value x = arith::AndIOp::create(
+          rewriter, loc, word,
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getIntegerAttr(i32, m | m << 16)));
+      x = arith::OrIOp::create(
+          rewriter, loc, x,
+          arith::ConstantOp::create(
+              rewriter, loc,
+              rewriter.getIntegerAttr(i32, magicBits | magicBits << 16)));
+      Value halves = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({2}, rewriter.getI16Type()),
+          vector::BroadcastOp::create(rewriter, loc, VectorType::get({1}, i32),
+                                      x));
+      Value scaled =
+          arith::BitcastOp::create(rewriter, loc, op.getType(), halves);
+      Value factor = splat(rewriter, loc, op.getType(),
+                           rewriter.getFloatAttr(floatType, scale));
+      // A multiplication and an addition that may contract: math.fma on
+      // f16 would go through f32 libdevice calls on NVIDIA. The product by
+      // 2^-t is exact, so the fused and the separate forms agree.
+      arith::FastMathFlags contract =
+          op.getFastmath() | arith::FastMathFlags::contract;
+      Value product =
+          arith::MulFOp::create(rewriter, loc, scaled, factor, contract);
+      rewriter.replaceOpWithNewOp<arith::AddFOp>(op, product, addend, contract);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// ori(bitcast(broadcast(x : i32) : vector<1xi32>) : vector<2xi16>,
+/// splat(c)) -> bitcast(broadcast(ori(x, c | c << 16))): the OR of the magic
+/// bits on the word the pair was taken from, next to its mask, where a
+/// backend can fuse the two (NVIDIA: one lop3, tile-fuse-lop3).
+struct OrSplatInWord : OpRewritePattern<arith::OrIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::OrIOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getShape() != ArrayRef<int64_t>{2} ||
+        !type.getElementType().isInteger(16))
+      return failure();
+    auto bits = getSplatIntOperand(op);
+    auto halves = bits ? bits->second.getDefiningOp<vector::BitCastOp>()
+                       : vector::BitCastOp();
+    auto one = halves ? halves.getSource().getDefiningOp<vector::BroadcastOp>()
+                      : vector::BroadcastOp();
+    if (!one || !one.getSource().getType().isInteger(32))
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    uint64_t c = bits->first.getZExtValue();
+    Value word = arith::OrIOp::create(
+        rewriter, loc, one.getSource(),
+        arith::ConstantOp::create(rewriter, loc,
+                                  rewriter.getIntegerAttr(i32, c | c << 16)));
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(
+        op, type,
+        vector::BroadcastOp::create(rewriter, loc, one.getType(), word));
+    return success();
+  }
+};
+
 struct TileNarrowIntToFloatPass
     : public tile::impl::TileNarrowIntToFloatBase<TileNarrowIntToFloatPass> {
   void runOnOperation() override {
@@ -387,6 +573,17 @@ struct TileNarrowIntToFloatPass
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
+    // Pairs rescaled to share shifts only once the constants are folded into
+    // the magic subtractions, which the rescaled form no longer matches.
+    RewritePatternSet scale(&getContext());
+    populateNarrowIntScalePatterns(scale);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(scale), config)))
+      signalPassFailure();
+    // The rescaled pairs of one word build the same shift, and those of one
+    // zero point the same addend.
+    getOperation()->walk([&](KernelOp kernel) {
+      eliminateCommonSubExpressions(rewriter, dominance, kernel);
+    });
   }
 };
 
@@ -396,4 +593,9 @@ void mlir::tile::populateNarrowIntToFloatPatterns(RewritePatternSet &patterns) {
   patterns.add<UIToFPByMagic, FoldMagicConstant<arith::SubFOp>,
                FoldMagicConstant<arith::AddFOp>, PackLanePair>(
       patterns.getContext());
+}
+
+void mlir::tile::populateNarrowIntScalePatterns(RewritePatternSet &patterns) {
+  patterns.add<ScaleMagicPair<arith::SubFOp>, ScaleMagicPair<arith::AddFOp>,
+               OrSplatInWord>(patterns.getContext());
 }

@@ -183,6 +183,38 @@ def TileFlushDenormals
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileFuseLop3 : Pass<"tile-fuse-lop3", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "fuse an AND and an OR with two constants into one PTX lop3";
+  let description = [{
+    Rewrites `(x & C1) | C2` on i32 in a lowered NVIDIA kernel module, with
+    both masks constants and the AND used only by the OR, into one
+    `lop3.b32` (truth table 0xEA, `(a & b) | c`) in inline PTX. A SASS
+    `LOP3` takes one immediate operand, so ptxas keeps an `and.b32` and an
+    `or.b32` with two immediates as two instructions; the bit-operation
+    conversions of `tile-narrow-int-to-float` (a nibble masked and OR-ed
+    into the bits of 1024.0) are made of such pairs. `tile-to-nvvm` runs it
+    after lowering to NVVM. Modules for AMD chips are left alone (their
+    backend selects `v_and_or_b32` itself).
+
+    Before:
+
+    ```mlir
+    %m = llvm.mlir.constant(983055 : i32) : i32
+    %h = llvm.mlir.constant(1677747200 : i32) : i32
+    %a = llvm.and %x, %m : i32
+    %o = llvm.or %a, %h : i32
+    ```
+
+    After:
+
+    ```mlir
+    %o = llvm.inline_asm "lop3.b32 $0, $1, 983055, 1677747200, 0xEA;", "=r,r" %x
+        : (i32) -> i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TileOccupancy : Pass<"tile-occupancy", "::mlir::gpu::GPUModuleOp"> {
   let summary = "ask for a minimum of resident blocks per multiprocessor";
   let description = [{

@@ -23,6 +23,19 @@ namespace tile {
 ///   32-bit shift and mask.
 void populateNarrowIntToFloatPatterns(RewritePatternSet &patterns);
 
+/// Adds the rewrite that tile-narrow-int-to-float applies after those of
+/// populateNarrowIntToFloatPatterns: a lane pair `(w >> s) & m` in magic
+/// form (f16) at a shift s = 8k + t, t > 0, whose only use adds or subtracts
+/// Y, becomes the pair `(w >> 8k) & (m << t)`, which holds 1024 + 2^t x,
+/// and one multiply-add by 2^-t (contractible into an fma) with the
+/// constant part and Y folded into its addend,
+/// so that the pairs of a word at shifts 8k and 8k + t share one shift. A
+/// constant Y folds where the constant sum is exact, a variable one only
+/// under fastmath<reassoc>. The OR of the magic bits into a pair moves to
+/// the 32-bit word, next to the pair's mask (NVIDIA fuses the two into one
+/// lop3, tile-fuse-lop3).
+void populateNarrowIntScalePatterns(RewritePatternSet &patterns);
+
 } // namespace tile
 } // namespace mlir
 

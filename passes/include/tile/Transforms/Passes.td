@@ -378,9 +378,21 @@ def TileNarrowIntToFloat : Pass<"tile-narrow-int-to-float"> {
     `tile.kernel` are merged first (CSE), since the lowering computes and
     loads each register's word anew.
 
-    The rewrites are `populateNarrowIntToFloatPatterns()`
-    (`tile/Transforms/NarrowIntToFloat.h`); the NVVM and ROCDL pipelines
-    run them after `tile-lower`.
+    Then, once those rewrites are done, an f16 pair at a shift `s = 8k + t`
+    (t > 0, here the nibbles at bits 4 and 12) whose only use adds or
+    subtracts `Y` is taken where it lies, `(w >> 8k) & (m << t)`, which
+    holds `1024 + 2^t x`, and becomes `B' * 2^-t + (1024 (1 - 2^-t) -/+ Y)`
+    (a multiply-add that contracts into one fma): the pairs at `8k` and
+    `8k + t` share one shift, a word's four nibble pairs one shift instead
+    of three. A constant `Y` folds where the sum is exact; a variable one
+    only under `fastmath<reassoc>` (the constant part minus `Y` is rounded
+    on its own: exact for zero points `z` with `z + 1024` an integer below
+    2048). The OR of the magic bits moves onto the 32-bit word, next to the
+    pair's mask, where `tile-fuse-lop3` makes both one `lop3.b32`.
+
+    The rewrites are `populateNarrowIntToFloatPatterns()` and
+    `populateNarrowIntScalePatterns()` (`tile/Transforms/NarrowIntToFloat.h`);
+    the NVVM and ROCDL pipelines run them after `tile-lower`.
 
     Example:
 
