@@ -30,12 +30,16 @@
 // the loop two weights (k, k + 1) at a time: both come from one word at
 // offsets 16 apart, so one shift and one mask extract the pair into the
 // two halves of a 32-bit register, and the conversion and the zero point
-// are one packed f16x2 / bf16x2 operation each (docs/Quantized.md). The zero point is subtracted as
-// (q + ZM) - (z + ZM): q + ZM is the magic-number conversion's own bits, so
-// the pair costs one subtraction, exact for integer zero points (fractional
-// ones are rounded to integers by z + ZM). The unscaled weights q - z go
-// to a fragment, which a second tile.parallel multiplies with X and the
-// scales into the accumulator in CT.
+// are one packed f16x2 / bf16x2 operation each (docs/Quantized.md). The
+// zero point is subtracted as (q + ZM) - (z + ZM): q + ZM is the
+// magic-number conversion's own bits, so the pair costs one subtraction,
+// exact for integer zero points (fractional ones are rounded to integers
+// by z + ZM). In f16 the subtraction allows reassociation: the pairs at
+// bits 4 and 12 are then taken unshifted, as 1024 + 16 q, and scaled back
+// in one FMA whose addend is 960 - (z + ZM), so that a word's four pairs
+// take one shift; each mask and OR is one lop3 on NVIDIA chips. The
+// unscaled weights q - z go to a fragment, which a second tile.parallel
+// multiplies with X and the scales into the accumulator in CT.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
@@ -57,7 +61,10 @@
 //            102 registers) for the default build (G = 128, CT = f16), 4
 //            (128) for the other one-row builds (G = 32 and 64, CT =
 //            f32), under 5 of which they spill, and 0 (no cap) where
-//            BM > 1; each fits without spilling
+//            BM > 1; each fits without spilling. On sm_90a the default
+//            build takes BN = 16 and MINB = 4 (126 registers): sixteen
+//            words a thread per K step, over which the step's fixed work
+//            (copy issue, slot arithmetic, barrier) is spread
 //
 // The pipelined loop runs on cp.async (a producer warpgroup would double
 // the block for copies this small).
