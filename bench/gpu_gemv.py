@@ -284,9 +284,14 @@ def run(args):
     print(f"device-to-device copy of {args.copy_mib} MiB: {copy_ms:.3f} ms, "
           f"{copy_gbs:.0f} GB/s (read + write)\n")
 
-    # (a) fp16 GEMV on V0-V7.
-    if args.part in ("all", "a"):
-        gemv = load("gemv-f16", "gemv")
+    # (a) fp16 GEMV on V0-V7: the default build, then any variants built
+    # by hand with other -D values in folders named gemv-f16-vSUFFIX.
+    variants = ["gemv-f16"]
+    if args.kernels and os.path.isdir(args.kernels):
+        variants += sorted(f for f in os.listdir(args.kernels)
+                           if f.startswith("gemv-f16-v"))
+    for folder in variants if args.part in ("all", "a") else []:
+        gemv = load(folder, "gemv")
         rows, verdicts = [], []
         for name, n, k in GEMV_SHAPES:
             if gemv is None:
@@ -312,7 +317,7 @@ def run(args):
                          f"{gbs:.0f}", f"{share * 100:.1f}%",
                          f"{blas * 1e3:.1f}", f"{ratio:.2f}"])
             del x, w, y, ref
-        print("### (a) fp16 GEMV (m = 1), V0-V7\n")
+        print(f"### (a) fp16 GEMV (m = 1), V0-V7 ({folder})\n")
         print(markdown_table(["shape", "NxK", "check", "tile us",
                               "tile GB/s", "of copy BW", "cuBLAS us",
                               "cuBLAS / tile"], rows))

@@ -36,13 +36,18 @@
 //   SPLIT    blocks along K (gemv_splitk only)
 //   WT       element type of W and X: f16 or bf16
 //   OT       element type of Y (gemv): f16, bf16 or f32
-// sm_90a and sm_80: one warp per row, two rows per warp and two 16-byte
-// chunks per row per step (four loads of W in flight per thread, about 70
-// registers, so 7 blocks of 128 threads share an SM).
+// sm_80: a warp per row, two rows per warp and two 16-byte chunks per row
+// per step (four loads of W in flight per thread, about 70 registers, so
+// 7 blocks of 128 threads share an SM). sm_90a, f16, one row of X: one
+// row per warp and four chunks of it per step (the same four loads in
+// flight, twice the K per step and half the rows per block), 92 registers,
+// five blocks per SM; measured against two rows of two chunks on an H200
+// (bench/RESULTS.md, "fp16 GEMV: one row of four chunks per warp").
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 VE=8 BN=8 BK=512 BM=1 SPLIT=4 WT=f16 OT=f16
+// tile.params(sm_90a BM=1 WT=f16): BN=4 BK=1024
 
 // W tile: row n on thread group n / RW (RW = BN / GROUPS rows per group),
 // chunk c = k / VE of the row on thread c mod KT of the group.
