@@ -10,8 +10,8 @@
 // unpacking. Here the product runs transposed on the tensor cores: each
 // block owns BN rows of P and computes Y^T's BN x BM tile as
 // dequant(P) * X^T, the dequantized weights a register fragment in the
-// A-operand layout of the instruction (the rs form), X^T read from shared
-// memory as the B operand. Each K step copies the block's BN x BK / 8
+// A-operand layout of the instruction, X^T read from shared memory as the
+// B operand. Each K step copies the block's BN x BK / 8
 // words of P, its scales (and zeros) and X's BM x BK tile into shared
 // memory in a cp.async pipeline; the tile.parallel of the TileLang paper's
 // Fig. 17 unpacks P into the fragment (the pairs of weights a thread holds
@@ -46,19 +46,30 @@
 //   SLOTS    blocks the grid should have at least, splitting K to get them:
 //            blocks per SM (shared memory allows) times the SMs
 //   MAXSPLIT the most blocks one tile's K is split across
-// sm_90a: three stages (54 KiB), four blocks on each of 132 SMs; sm_80:
-// three blocks on each of 108 SMs.
+//   MMA, MMASHAPE  the tensor-core instruction of the gemm (its `mma`,
+//            which layout inference then keeps): mma_sync m16n8k16 on
+//            NVIDIA chips, mfma m16n16k16 on AMD ones
+// sm_90a: mma.sync, not the m64n16k16 wgmma inference would choose: its
+// register operands are read as it issues, so a warp unpacks the next
+// weights while its products run, with 105 registers where wgmma's rs form
+// held 137-163; two stages (37 KiB) and SLOTS = 792 (K split more ways).
+// On an H200 1.38-1.39x fp16 cuBLAS with zero points and 1.56-1.57x
+// symmetric at m = 16, against 1.30x and 1.39x with wgmma and three
+// stages (bench/RESULTS.md, "mma.sync for the tensor-core GEMV").
+// sm_80: three stages (54 KiB), three blocks on each of 108 SMs.
 // gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages (37 KiB, so
 // one block per CU: 304 on gfx942, 110 on gfx90a), two waves; never run on
 // an AMD GPU.
+// tile.params(sm_90a): STAGES=2 SLOTS=792
 // tile.params(sm_80): SLOTS=324
-// tile.params(gfx942): STAGES=2 SLOTS=304
-// tile.params(gfx90a): STAGES=2 SLOTS=110
+// tile.params(gfx942): STAGES=2 SLOTS=304 MMA=mfma MMASHAPE=m16n16k16
+// tile.params(gfx90a): STAGES=2 SLOTS=110 MMA=mfma MMASHAPE=m16n16k16
 // tile.options(sm_90a): no-warp-specialize=true index-bitwidth=32
 // tile.options(sm_80): index-bitwidth=32
 //
 // tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=3
 // tile.params: G=128 AT=f16 ZM=1024.0 SLOTS=528 MAXSPLIT=4
+// tile.params: MMA=mma_sync MMASHAPE=m16n8k16
 // tile.params(AT=bf16): ZM=128.0
 // tile.params(G=64): GS=4
 // tile.params(G=32): GS=8
@@ -160,6 +171,7 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         memref.store %w, %wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
       tile.gemm %wf, %xsh -> %cf transpose_b policy(full_row)
+          {mma = #tile.mma<${MMA} ${MMASHAPE}, ${AT} x ${AT} -> f32>}
           : memref<${BN}x${BK}x${AT}, #tile.fragment>,
             memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
          -> memref<${BN}x${BM}xf32, #tile.fragment>
@@ -286,6 +298,7 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
         memref.store %w, %wf[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
       }
       tile.gemm %wf, %xsh -> %cf transpose_b policy(full_row)
+          {mma = #tile.mma<${MMA} ${MMASHAPE}, ${AT} x ${AT} -> f32>}
           : memref<${BN}x${BK}x${AT}, #tile.fragment>,
             memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
          -> memref<${BN}x${BM}xf32, #tile.fragment>

@@ -296,3 +296,24 @@ func.func @reduce_cannot_combine() {
   }
   return
 }
+
+// -----
+
+// A gemm may name its instruction only among those its target offers:
+// sm_80 has no wgmma.
+func.func @pinned_mma_not_offered(%A: memref<?x?xf16>, %B: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<16x32xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x16xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x32xf16, #gpu.address_space<workgroup>>
+    // expected-error @below {{'tile.gemm' op asks for #tile.mma<wgmma m64n16k16, f16 x f16 -> f32>, which sm_80 does not offer for 'f16' x 'f16' -> 'f32'}}
+    tile.gemm %As, %Bs -> %Cf transpose_b clear_accum
+        {mma = #tile.mma<wgmma m64n16k16, f16 x f16 -> f32>}
+        : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>> -> memref<64x16xf32, #tile.fragment>
+  }
+  return
+}

@@ -672,7 +672,9 @@ static LogicalResult inferMmaSyncGemm(GemmOp gemm, MmaAttr mma,
 
 /// Chooses the tensor-core instruction of `gemm`, once, from its target's
 /// list in order of preference (the first whose operands, shapes and
-/// threads fit), and lays out its operands for it.
+/// threads fit), and lays out its operands for it. A gemm that already
+/// names an instruction (`mma`) keeps its family and shape (for wgmma, its
+/// M and K; N follows the tile), which the target must offer.
 static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
   TargetAttr target = state.getOptions().target;
   MemRefType aType = gemm.getA().getType(), bType = gemm.getB().getType(),
@@ -682,6 +684,20 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t kDim = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
   SmallVector<MmaAttr> candidates = target.getMmaCandidates(a, b, c);
+  if (MmaAttr asked = gemm.getMmaAttr()) {
+    llvm::erase_if(candidates, [&](MmaAttr offered) {
+      bool wgmma = offered.getKind() == MmaFamily::wgmma;
+      return offered.getKind() != asked.getKind() ||
+             offered.getM() != asked.getM() || offered.getK() != asked.getK() ||
+             (wgmma ? asked.getN() > offered.getN() || asked.getN() % 8 != 0
+                    : asked.getN() != offered.getN());
+    });
+    if (candidates.empty())
+      return gemm.emitOpError()
+             << "asks for " << asked.withGroups(0, 0) << ", which "
+             << target.getChip() << " does not offer for " << a << " x " << b
+             << " -> " << c;
+  }
   for (MmaAttr mma : candidates) {
     switch (mma.getKind()) {
     case MmaFamily::wgmma:

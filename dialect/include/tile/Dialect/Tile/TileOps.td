@@ -238,7 +238,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     that target must offer them.
 
     `mma`, when present, is the tensor-core instruction chosen for the
-    gemm; it must compute the operands' types.
+    gemm; it must compute the operands' types. Layout inference chooses it
+    from the target's list, unless the gemm already names one: then it
+    keeps that family and shape (for `wgmma`, its M and K, with N fitted
+    to the tile; the warp groups are inferred), which the target must
+    offer, e.g. `mma_sync` on sm_90a, where `wgmma` would come first.
 
     ```mlir
     tile.gemm %As, %Bs -> %Cf transpose_b policy(full_row)
