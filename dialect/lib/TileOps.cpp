@@ -1188,6 +1188,13 @@ LogicalResult PipelinedOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError("expected one induction variable of type index");
+  // Buffers belong before the loop: the pipeline multi-buffers and clones
+  // the body's operations across iterations, not its allocations.
+  for (Operation &op : body)
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      return alloc.emitOpError()
+             << "inside a tile.pipelined body: allocate the buffer before "
+                "the loop";
   int64_t scheduled = getScheduledOps().size();
   if (auto order = getOrder()) {
     if (static_cast<int64_t>(order->size()) != scheduled)

@@ -38,7 +38,7 @@ func.func @nested(%n: index) {
   %c1 = arith.constant 1 : index
   // expected-remark @+1 {{shared memory 8192 bytes of 166912, fragment and local registers >= 1 per thread of 255}}
   tile.kernel blocks(%x) in (%n) threads(256) {
-    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+    scf.for %k = %c0 to %n step %c1 {
       %s = tile.alloc : memref<64x32xf32, #gpu.address_space<workgroup>>
       %f = tile.alloc : memref<64xf16, #tile.fragment>
     }

@@ -107,6 +107,38 @@ func.func @disable_tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
 
 // -----
 
+// A block of 1024 threads has no room for a producer warpgroup (a block
+// holds at most 1024): the loop stays on cp.async.
+
+// CHECK-LABEL: func.func @no_room_for_producer
+// CHECK-NOT: nvgpu.tma.create.descriptor
+// CHECK-NOT: tile.producer_threads
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: nvvm.cp.async.wait.group
+// CHECK: nvvm.wgmma.mma_async
+func.func @no_room_for_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(1024) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x256xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x256xf32, #tile.fragment>
+    tile.clear %Cf : memref<128x256xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %c4 step %c1 stages(3) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16> -> memref<64x256xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x256xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<128x256xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
 // A box must start on a 16-byte boundary of the row (TMA faults with an
 // illegal instruction otherwise): a copy whose column origin is not a
 // known multiple of 8 f16 (`k * 32 / 64`) keeps the loop on cp.async; the

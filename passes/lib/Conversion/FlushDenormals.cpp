@@ -24,15 +24,19 @@ namespace tile {
 
 using namespace mlir;
 
+bool tile::isAMDModule(gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  return targets && llvm::any_of(targets, [](Attribute target) {
+           return isa<ROCDL::ROCDLTargetAttr>(target);
+         });
+}
+
 namespace {
 struct TileFlushDenormalsPass
     : public tile::impl::TileFlushDenormalsBase<TileFlushDenormalsPass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (ArrayAttr targets = module.getTargetsAttr();
-        targets && llvm::any_of(targets, [](Attribute target) {
-          return isa<ROCDL::ROCDLTargetAttr>(target);
-        })) {
+    if (tile::isAMDModule(module)) {
       replaceCalls("__ocml_exp2_f32", [](OpBuilder &b, LLVM::CallOp call) {
         return ROCDL::ROCDLExp2::create(b, call.getLoc(),
                                         call.getResultTypes()[0],

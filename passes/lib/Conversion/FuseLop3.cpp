@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -71,10 +70,7 @@ struct TileFuseLop3Pass
     : public tile::impl::TileFuseLop3Base<TileFuseLop3Pass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (ArrayAttr targets = module.getTargetsAttr();
-        targets && llvm::any_of(targets, [](Attribute target) {
-          return isa<ROCDL::ROCDLTargetAttr>(target);
-        }))
+    if (tile::isAMDModule(module))
       return;
     RewritePatternSet patterns(&getContext());
     patterns.add<AndOrToLop3>(&getContext());

@@ -81,11 +81,7 @@ struct TileOccupancyPass
     }
     if (blocks == 0)
       return;
-    bool amd = false;
-    if (ArrayAttr targets = module.getTargetsAttr())
-      amd = llvm::any_of(targets, [](Attribute target) {
-        return isa<ROCDL::ROCDLTargetAttr>(target);
-      });
+    bool amd = tile::isAMDModule(module);
     for (auto func : module.getOps<gpu::GPUFuncOp>())
       if (func.isKernel() && failed(setOccupancy(func, blocks, amd)))
         return signalPassFailure();

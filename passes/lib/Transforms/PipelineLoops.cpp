@@ -1301,9 +1301,12 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   scf::ForOp tiles = getEnclosingTileLoop(loop);
   Operation *outside = tiles ? tiles.getOperation() : loop.getOperation();
   SmallVector<TmaLoad, 4> tmaLoads;
+  // The producer warpgroup joins the kernel's threads: the block must stay
+  // within 1024 threads.
   bool specialize = warpSpecializes(options.target) && options.warpSpecialize &&
                     distance > 0 && outside->getParentOp() == kernel &&
-                    kernel.getThreads() % 128 == 0;
+                    kernel.getThreads() % 128 == 0 &&
+                    kernel.getThreads() + 128 <= 1024;
   for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =
         specialize ? planTmaLoad(kernel, op, copy) : std::nullopt;

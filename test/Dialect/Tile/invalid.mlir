@@ -2204,3 +2204,20 @@ func.func @pipelined_too_many_stages(%n: index) {
   }
   return
 }
+
+// -----
+
+// The pipeline multi-buffers and clones the body's operations, not its
+// allocations: buffers are allocated before the loop.
+func.func @pipelined_alloc_in_body(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%x) in (%n) threads(32) {
+    tile.pipelined %k = %c0 to %n step %c1 stages(2) {
+      // expected-error @+1 {{'tile.alloc' op inside a tile.pipelined body: allocate the buffer before the loop}}
+      %f = tile.alloc : memref<16x8xf32, #tile.fragment>
+      tile.clear %f : memref<16x8xf32, #tile.fragment>
+    }
+  }
+  return
+}

@@ -38,6 +38,11 @@ LogicalResult checkIndexBitwidth(Operation *op, StringRef pass,
 /// and fails if there was one.
 LogicalResult checkKnownLaunchSizes(gpu::GPUModuleOp module);
 
+/// True when `module` is compiled for an AMD chip (it has a
+/// `#rocdl.target`), where the NVIDIA-only rewrites of the GPU-module passes
+/// do not apply.
+bool isAMDModule(gpu::GPUModuleOp module);
+
 /// Rewrites `kernel` into a gpu.launch (see convert-tile-to-gpu). Fails with
 /// a diagnostic when the kernel still holds tile operators or fragments.
 FailureOr<gpu::LaunchOp> convertKernelToLaunch(RewriterBase &rewriter,
