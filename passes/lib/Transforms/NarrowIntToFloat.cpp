@@ -306,6 +306,30 @@ std::optional<Value> getLanePairShift(Value shift, uint64_t &constant) {
   return from.getElements()[0];
 }
 
+/// The i32 constant `value`.
+Value constI32(PatternRewriter &rewriter, Location loc, uint64_t value) {
+  return arith::ConstantOp::create(
+      rewriter, loc, rewriter.getIntegerAttr(rewriter.getI32Type(), value));
+}
+
+/// `word` with the 16-bit `value` in both halves applied by `OpTy` (an AND
+/// of a mask, an OR of bits).
+template <typename OpTy>
+Value inBothHalves(PatternRewriter &rewriter, Location loc, Value word,
+                   uint64_t value) {
+  return OpTy::create(rewriter, loc, word,
+                      constI32(rewriter, loc, value | value << 16));
+}
+
+/// The two 16-bit halves of the i32 `word` as a vector<2xi16> (or
+/// `halvesType`, another 2 x 16-bit integer vector).
+Value halvesOf(PatternRewriter &rewriter, Location loc, Value word,
+               VectorType halvesType) {
+  Value one = vector::BroadcastOp::create(
+      rewriter, loc, VectorType::get({1}, rewriter.getI32Type()), word);
+  return vector::BitCastOp::create(rewriter, loc, halvesType, one);
+}
+
 /// trunci(andi(shrui(splat(w), [s, s + 16]), splat(m))) : vector<2xi32> to
 /// vector<2xi16>, m < 2^16 -> bitcast((w >> s) & (m | m << 16)), where s
 /// is a constant or a value (as for a shift that depends on the lane).
@@ -338,23 +362,14 @@ struct PackLanePair : OpRewritePattern<arith::TruncIOp> {
     if (!word)
       return failure();
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     Value x = word;
     if (*s)
       x = arith::ShRUIOp::create(rewriter, loc, x, *s);
     else if (constant != 0)
-      x = arith::ShRUIOp::create(
-          rewriter, loc, x,
-          arith::ConstantOp::create(rewriter, loc,
-                                    rewriter.getIntegerAttr(i32, constant)));
-    uint64_t m = mask.getZExtValue();
-    x = arith::AndIOp::create(
-        rewriter, loc, x,
-        arith::ConstantOp::create(rewriter, loc,
-                                  rewriter.getIntegerAttr(i32, m | m << 16)));
-    Value one = vector::BroadcastOp::create(rewriter, loc,
-                                            VectorType::get({1}, i32), x);
-    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, outType, one);
+      x = arith::ShRUIOp::create(rewriter, loc, x,
+                                 constI32(rewriter, loc, constant));
+    x = inBothHalves<arith::AndIOp>(rewriter, loc, x, mask.getZExtValue());
+    rewriter.replaceOp(op, halvesOf(rewriter, loc, x, outType));
     return success();
   }
 };
@@ -471,27 +486,15 @@ template <typename OpTy> struct ScaleMagicPair : OpRewritePattern<OpTy> {
                        : Value(arith::SubFOp::create(rewriter, loc, baseValue,
                                                      y, op.getFastmath()));
       }
-      Type i32 = rewriter.getI32Type();
       Value word = pair->word;
       if (uint64_t s = pair->shift - t)
-        word = arith::ShRUIOp::create(
-            rewriter, loc, word,
-            arith::ConstantOp::create(rewriter, loc,
-                                      rewriter.getIntegerAttr(i32, s)));
-      uint64_t m = pair->mask << t, magicBits = pair->magic.bits;
-      Value x = arith::AndIOp::create(
-          rewriter, loc, word,
-          arith::ConstantOp::create(rewriter, loc,
-                                    rewriter.getIntegerAttr(i32, m | m << 16)));
-      x = arith::OrIOp::create(
-          rewriter, loc, x,
-          arith::ConstantOp::create(
-              rewriter, loc,
-              rewriter.getIntegerAttr(i32, magicBits | magicBits << 16)));
-      Value halves = vector::BitCastOp::create(
-          rewriter, loc, VectorType::get({2}, rewriter.getI16Type()),
-          vector::BroadcastOp::create(rewriter, loc, VectorType::get({1}, i32),
-                                      x));
+        word = arith::ShRUIOp::create(rewriter, loc, word,
+                                      constI32(rewriter, loc, s));
+      Value x =
+          inBothHalves<arith::AndIOp>(rewriter, loc, word, pair->mask << t);
+      x = inBothHalves<arith::OrIOp>(rewriter, loc, x, pair->magic.bits);
+      Value halves = halvesOf(rewriter, loc, x,
+                              VectorType::get({2}, rewriter.getI16Type()));
       Value scaled =
           arith::BitcastOp::create(rewriter, loc, op.getType(), halves);
       Value factor = splat(rewriter, loc, op.getType(),
@@ -531,15 +534,9 @@ struct OrSplatInWord : OpRewritePattern<arith::OrIOp> {
     if (!one || !one.getSource().getType().isInteger(32))
       return failure();
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    uint64_t c = bits->first.getZExtValue();
-    Value word = arith::OrIOp::create(
-        rewriter, loc, one.getSource(),
-        arith::ConstantOp::create(rewriter, loc,
-                                  rewriter.getIntegerAttr(i32, c | c << 16)));
-    rewriter.replaceOpWithNewOp<vector::BitCastOp>(
-        op, type,
-        vector::BroadcastOp::create(rewriter, loc, one.getType(), word));
+    Value word = inBothHalves<arith::OrIOp>(rewriter, loc, one.getSource(),
+                                            bits->first.getZExtValue());
+    rewriter.replaceOp(op, halvesOf(rewriter, loc, word, type));
     return success();
   }
 };
