@@ -142,20 +142,16 @@ static void launchDispatch(tileRtKernel *k, tileRtArgValue *args, int64_t m,
 /// (n = 0: the nop kernel does not run). `y` holds 16 floats: the first 12
 /// are the output, the other 4 must stay untouched.
 static void checkZeroedOutput(const char *dir, float *y) {
-  writeFile(dir, "zero.manifest",
-            "tile-launch-manifest 1\n"
-            "kernel nop\n"
-            "binary k.ptx ptx\n"
-            "param Y memref<?xf32> descriptor\n"
-            "param n index\n"
-            "zero Y\n"
-            "block 32\n"
-            "grid x n\n");
-  tileRtKernel *zero = loadKernel(dir, "zero.manifest");
-  tileRtArgValue zargs[2];
-  memset(zargs, 0, sizeof(zargs));
-  zargs[0].ptr = address(y);
-  zargs[0].sizes[0] = 12;
+  tileRtKernel *zero = writeAndLoad(dir, "zero.manifest",
+                                    "tile-launch-manifest 1\n"
+                                    "kernel nop\n"
+                                    "binary k.ptx ptx\n"
+                                    "param Y memref<?xf32> descriptor\n"
+                                    "param n index\n"
+                                    "zero Y\n"
+                                    "block 32\n"
+                                    "grid x n\n");
+  tileRtArgValue zargs[2] = {{.ptr = address(y), .sizes = {12}}};
   const char *zeroCases[] = {"zero, launch", "zero, launch again",
                              "zero, empty grid", "zero, prepared launch"};
   for (int t = 0; t < 4; ++t) {
@@ -202,18 +198,17 @@ int main(int argc, char **argv) {
   writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
 
   // C = A + B with A read through a tensor map.
-  writeFile(dir, "tma.manifest",
-            "tile-launch-manifest 1\n"
-            "kernel add2d_f16_tma\n"
-            "binary k.ptx ptx\n"
-            "param A memref<?x?xf16> none\n"
-            "param B memref<?x?xf16> descriptor\n"
-            "param C memref<?x?xf16> descriptor\n"
-            "param A_tmap tensormap A box 4x8\n"
-            "block 8 4\n"
-            "grid x ceildiv(C.dim1, 8)\n"
-            "grid y ceildiv(C.dim0, 4)\n");
-  tileRtKernel *tma = loadKernel(dir, "tma.manifest");
+  tileRtKernel *tma = writeAndLoad(dir, "tma.manifest",
+                                   "tile-launch-manifest 1\n"
+                                   "kernel add2d_f16_tma\n"
+                                   "binary k.ptx ptx\n"
+                                   "param A memref<?x?xf16> none\n"
+                                   "param B memref<?x?xf16> descriptor\n"
+                                   "param C memref<?x?xf16> descriptor\n"
+                                   "param A_tmap tensormap A box 4x8\n"
+                                   "block 8 4\n"
+                                   "grid x ceildiv(C.dim1, 8)\n"
+                                   "grid y ceildiv(C.dim0, 4)\n");
   size_t bytes = sizeof(uint16_t) * kRows * kCols;
   uint16_t *a1 = alloc(bytes), *a2 = alloc(bytes), *b = alloc(bytes),
            *c = alloc(bytes);
@@ -252,17 +247,16 @@ int main(int argc, char **argv) {
   tileRtKernelDestroy(tma);
 
   // A scalar: vadd_f32 adds the first n elements.
-  writeFile(dir, "vadd.manifest",
-            "tile-launch-manifest 1\n"
-            "kernel vadd_f32\n"
-            "binary k.ptx ptx\n"
-            "param A memref<16xf32> bare\n"
-            "param B memref<16xf32> bare\n"
-            "param C memref<16xf32> bare\n"
-            "param n i32\n"
-            "block 32\n"
-            "grid x 1\n");
-  tileRtKernel *vadd = loadKernel(dir, "vadd.manifest");
+  tileRtKernel *vadd = writeAndLoad(dir, "vadd.manifest",
+                                    "tile-launch-manifest 1\n"
+                                    "kernel vadd_f32\n"
+                                    "binary k.ptx ptx\n"
+                                    "param A memref<16xf32> bare\n"
+                                    "param B memref<16xf32> bare\n"
+                                    "param C memref<16xf32> bare\n"
+                                    "param n i32\n"
+                                    "block 32\n"
+                                    "grid x 1\n");
   float *fa = alloc(64), *fb = alloc(64), *fc = alloc(64);
   for (int i = 0; i < 16; ++i) {
     fa[i] = (float)i;
@@ -293,16 +287,13 @@ int main(int argc, char **argv) {
   writeFile(dir, "small.manifest", text);
   snprintf(text, sizeof(text), variant, 256);
   writeFile(dir, "big.manifest", text);
-  writeFile(dir, "dispatch.manifest",
-            "tile-launch-manifest 2\n"
-            "param M memref<?x?xf16> none\n"
-            "variant small.manifest when M.dim0 <= 64\n"
-            "variant big.manifest\n");
-  tileRtKernel *dispatch = loadKernel(dir, "dispatch.manifest");
-  tileRtArgValue dargs[1];
-  memset(dargs, 0, sizeof(dargs));
-  dargs[0].ptr = address(c);
-  dargs[0].sizes[1] = 2;
+  tileRtKernel *dispatch =
+      writeAndLoad(dir, "dispatch.manifest",
+                   "tile-launch-manifest 2\n"
+                   "param M memref<?x?xf16> none\n"
+                   "variant small.manifest when M.dim0 <= 64\n"
+                   "variant big.manifest\n");
+  tileRtArgValue dargs[1] = {{.ptr = address(c), .sizes = {0, 2}}};
   launchDispatch(dispatch, dargs, 8, "dispatch, M = 8");
   launchDispatch(dispatch, dargs, 8, "dispatch, M = 8 again");
   launchDispatch(dispatch, dargs, 100, "dispatch, M = 100");

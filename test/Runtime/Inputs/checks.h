@@ -98,4 +98,12 @@ static inline tileRtKernel *loadKernel(const char *dir, const char *name) {
   return k;
 }
 
+/// Writes the manifest `text` to `dir`/`name` and loads it; exits on
+/// failure. The caller owns the kernel.
+static inline tileRtKernel *writeAndLoad(const char *dir, const char *name,
+                                         const char *text) {
+  writeFile(dir, name, text);
+  return loadKernel(dir, name);
+}
+
 #endif // TILE_TEST_RUNTIME_CHECKS_H
