@@ -35,6 +35,12 @@
 //   THREADS  threads per block
 //   T        element type of Q, K, V and O: f16 or bf16
 //   CAUSAL   true or false
+//   PANEL    the blocks' launch order (the kernel's rasterize clause):
+//            row blocks of PANEL heads at a time, each row block in all of
+//            them before the next. Causal row blocks are taken heaviest
+//            first, so with PANEL = 8 (causal on sm_90a) the heaviest
+//            blocks of eight heads start before the lighter ones, while
+//            those heads' K and V stay in L2; 1 keeps the grid's order
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
@@ -51,8 +57,9 @@
 // tile.params(gfx90a): BM=128 BN=32 STAGES=2 THREADS=256
 // tile.params(sm_90a D=256): BN=64 STAGES=2 ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 // tile.params(sm_80 D=256): BN=32
+// tile.params(sm_90a CAUSAL=true): PANEL=8
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
-// tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
+// tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1 PANEL=1
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
                       %LSE: memref<?x?x?xf32>, %scale: f32) {
@@ -72,7 +79,8 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
   %skv = memref.dim %K, %c2 : memref<?x?x?x${D}x${T}>
   %gx = arith.ceildivui %sq, %bm : index
   %gy = arith.muli %batch, %hq : index
-  tile.kernel blocks(%bx, %bh) in (%gx, %gy) threads(${THREADS}) {
+  tile.kernel blocks(%bx, %bh) in (%gx, %gy) threads(${THREADS})
+      rasterize(panel = ${PANEL}, order = row) {
     // scale · log2(e): the exponent of exp2 is s · c - m · c, one FMA.
     %c = arith.mulf %scale, %log2e : f32
     %Qs = tile.alloc : memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
@@ -90,8 +98,9 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     %h = arith.remui %bh, %hq : index
     %group = arith.divui %hq, %hkv : index
     %hk = arith.divui %h, %group : index
-    // Causal blocks are dispatched last row block first: the blocks with
-    // the most keys start early and the light ones fill the tail.
+    // Causal blocks are dispatched last row block first (within each
+    // panel of heads): the blocks with the most keys start early and the
+    // light ones fill the tail.
     %gxLast = arith.subi %gx, %c1 : index
     %bxRev = arith.subi %gxLast, %bx : index
     %bq = arith.select %causal, %bxRev, %bx : index
@@ -203,15 +212,23 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
             memref<${BN}x${D}x${T}, #gpu.address_space<workgroup>>
          -> memref<${BM}x${D}xf32, #tile.fragment>
     }
-    // A row that saw no key (causal with seq_q > seq_kv) has l = 0 and
-    // writes zeros.
-    tile.parallel (%i, %d) in (${BM}, ${D}) {
-      %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+    // One division per row, in the row statistics' layout, and a product
+    // per element. A row that saw no key (causal with seq_q > seq_kv) has
+    // l = 0 and writes zeros.
+    %linv = tile.alloc : memref<${BM}xf32, #tile.fragment>
+    tile.parallel (%i) in (${BM}) {
       %s = memref.load %l[%i] : memref<${BM}xf32, #tile.fragment>
       %empty = arith.cmpf oeq, %s, %zero : f32
-      %q = arith.divf %o, %s : f32
+      %one = arith.constant 1.0 : f32
+      %q = arith.divf %one, %s : f32
       %r = arith.select %empty, %zero, %q : f32
-      memref.store %r, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+      memref.store %r, %linv[%i] : memref<${BM}xf32, #tile.fragment>
+    }
+    tile.parallel (%i, %d) in (${BM}, ${D}) {
+      %o = memref.load %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
+      %r = memref.load %linv[%i] : memref<${BM}xf32, #tile.fragment>
+      %n = arith.mulf %o, %r : f32
+      memref.store %n, %Of[%i, %d] : memref<${BM}x${D}xf32, #tile.fragment>
     }
     tile.copy %Of -> %O[%b, %h, %q0, %c0]
         : memref<${BM}x${D}xf32, #tile.fragment> -> memref<?x?x?x${D}x${T}>

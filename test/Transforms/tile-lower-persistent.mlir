@@ -191,3 +191,86 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// Warp-specialized and persistent, with readers in two stages (the
+// FlashAttention schedule) and a copy before the loop that only the loop
+// reads (Q). Each tile's consumers run their own prologue, steady and
+// epilogue loops, numbering slots and phases from the iterations of the
+// block's earlier tiles (the tile loop carries them). Q is loaded by the
+// producer for every tile, on a barrier of its own (the seventh: three
+// slots of full and empty first), whose phase is the parity of the
+// block's tile count; the consumers release it on an eighth barrier once
+// the loop's readers are done, before the epilogue. The producer waits for
+// that release before loading the next tile's Q, and fetches the following
+// tile's Q into L2 as each tile starts.
+
+// CHECK-LABEL: func.func @attention_tiles
+// CHECK-COUNT-8: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
+// Consumers.
+// CHECK: scf.for %[[T:.+]] = %[[FIRST:.+]] to %{{.+}} step %[[STRIDE:.+]] iter_args(%[[BEFORE:.+]] = %c0) -> (index) {
+// CHECK: %[[DIFF:.+]] = arith.subi %[[T]], %[[FIRST]] : index
+// CHECK-NEXT: %[[Q:.+]] = arith.divui %[[DIFF]], %[[STRIDE]] : index
+// CHECK-NEXT: %[[PAR:.+]] = arith.remui %[[Q]], %c2 : index
+// CHECK-NEXT: %[[PHASE:.+]] = arith.index_castui %[[PAR]] : index to i32
+// CHECK: %[[QFULL:.+]] = arith.addi %[[BASE:.+]], %c48 : index
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.+}}, %[[PHASE]]
+// Prologue, steady state and epilogue of the tile, slots counted from
+// the earlier tiles' iterations.
+// CHECK: scf.for
+// CHECK: arith.addi %[[BEFORE]], %{{.+}} : index
+// CHECK: scf.for
+// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK: scf.for
+// CHECK: %[[QEMPTY:.+]] = arith.addi %[[BASE]], %c56 : index
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: } {tile.tiles}
+// Producer.
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: scf.for %[[PT:.+]] = %[[PFIRST:.+]] to %[[PLAST:.+]] step %[[PSTRIDE:.+]] iter_args
+// CHECK-NEXT: %[[NEXT:.+]] = arith.addi %[[PT]], %[[PSTRIDE]] : index
+// CHECK-NEXT: %[[AHEAD:.+]] = arith.cmpi ult, %[[NEXT]], %[[PLAST]] : index
+// CHECK-NEXT: scf.if %[[AHEAD]] {
+// CHECK-NEXT: %[[NQ:.+]] = arith.muli %[[NEXT]], %c128 : index
+// CHECK: nvvm.cp.async.bulk.tensor.prefetch %{{.+}}, box[%c0_i32, %{{.+}}]
+// CHECK: arith.xori %{{.+}}, %c1_i32 : i32
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16384_i32
+// CHECK-NEXT: %[[ROW:.+]] = arith.muli %[[PT]], %c128 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+func.func @attention_tiles(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf16>, %n: index, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel blocks(%bx) in (%gx) threads(256) {
+    %Qs = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Ks = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Vs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<128x64xf32, #tile.fragment>
+    %P = tile.alloc : memref<128x64xf16, #tile.fragment>
+    %Of = tile.alloc : memref<128x64xf32, #tile.fragment>
+    %q0 = arith.muli %bx, %c128 : index
+    tile.copy %Q[%q0, %c0] -> %Qs : memref<?x64xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.clear %Of : memref<128x64xf32, #tile.fragment>
+    tile.pipelined %j = %c0 to %n step %c1 stages(3) order [0, 1, 2, 4, 3] stage [0, 0, 1, 1, 2] {
+      %k0 = arith.muli %j, %c64 : index
+      tile.copy %K[%k0, %c0] -> %Ks : memref<?x64xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %V[%k0, %c0] -> %Vs : memref<?x64xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %Qs, %Ks -> %S transpose_b clear_accum policy(full_row) : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %jj) in (128, 64) {
+        %s = memref.load %S[%i, %jj] : memref<128x64xf32, #tile.fragment>
+        %p = arith.truncf %s : f32 to f16
+        memref.store %p, %P[%i, %jj] : memref<128x64xf16, #tile.fragment>
+      }
+      tile.gemm %P, %Vs -> %Of policy(full_row) : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x64xf32, #tile.fragment>
+    }
+    tile.copy %Of -> %O[%q0, %c0] : memref<128x64xf32, #tile.fragment> -> memref<?x64xf16>
+  }
+  return
+}

@@ -133,7 +133,9 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   rewriter.setInsertionPointToStart(&body);
   gpu::KernelDim3 hwIds = launch.getBlockIds();
   SmallVector<Value, 3> ids = {hwIds.x, hwIds.y, hwIds.z};
-  if (std::optional<uint64_t> panel = kernel.getRasterizePanel()) {
+  // A panel of one keeps every block where it is.
+  std::optional<uint64_t> panel = kernel.getRasterizePanel();
+  if (panel && *panel > 1) {
     // With a cluster, the clusters are rasterized and each keeps its
     // blocks together: a block's index is its cluster's times the cluster
     // extent plus its position in the cluster, which the hardware numbers

@@ -139,7 +139,8 @@ void mlir::tile::makePersistent(KernelOp kernel) {
 
   b.setInsertionPointToStart(loopBody);
   SmallVector<Value> ids = tileBlockIds(b, loc, loop.getInductionVar(), grid);
-  if (std::optional<uint64_t> panel = kernel.getRasterizePanel()) {
+  std::optional<uint64_t> panel = kernel.getRasterizePanel();
+  if (panel && *panel > 1) {
     // As convert-tile-to-gpu remaps a launch's block indices, with y = 0
     // in a grid of one row where the grid has no y.
     Value by =
@@ -152,9 +153,9 @@ void mlir::tile::makePersistent(KernelOp kernel) {
     ids[0] = x;
     if (ids.size() > 1)
       ids[1] = y;
-    kernel.removeRasterizePanelAttr();
-    kernel.removeRasterizeOrderAttr();
   }
+  kernel.removeRasterizePanelAttr();
+  kernel.removeRasterizeOrderAttr();
   for (auto [arg, id] : llvm::zip(kernel.getBlockIds(), ids))
     arg.replaceAllUsesWith(id);
   // The next tile's writes to shared memory (its pipeline's asynchronous

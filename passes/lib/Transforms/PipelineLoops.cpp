@@ -322,10 +322,10 @@ static bool producerIsSelfContained(KernelOp kernel, PipelinedOp loop,
 /// that only the copy writes and only `loop` reads (FlashAttention's Q
 /// tile), in a TMA form (planTmaLoad()), at indices the producer can
 /// compute alone. The consumers then wait for them instead of copying.
-static SmallVector<TmaLoad, 1> planPrologueLoads(KernelOp kernel,
-                                                 PipelinedOp loop) {
+static SmallVector<TmaLoad, 1>
+planPrologueLoads(KernelOp kernel, PipelinedOp loop, scf::ForOp tiles) {
   SmallVector<TmaLoad, 1> loads;
-  for (Operation &op : kernel.getBody().front()) {
+  for (Operation &op : *loop->getBlock()) {
     if (&op == loop.getOperation())
       break;
     auto tileOp = dyn_cast<TileOpInterface>(&op);
@@ -342,6 +342,8 @@ static SmallVector<TmaLoad, 1> planPrologueLoads(KernelOp kernel,
                              onlyReads(user, alloc.getResult()));
     });
     IRMapping check;
+    if (tiles)
+      check.map(tiles.getInductionVar(), tiles.getInductionVar());
     bool computable = llvm::all_of(copy->sourceIndices, [&](Value index) {
       return clonePure(nullptr, kernel, index, check) != nullptr;
     });
@@ -545,10 +547,11 @@ static void takeTurnsOnTensorCores(scf::ForOp loop, Value tid, Value trips,
 /// run of readers of one lag only where its iteration exists. Step i first
 /// waits for slot i (`waitFull`, which returns the slot) where iteration i
 /// exists, and ends by releasing the slot of iteration i - L, whose last
-/// readers have then run.
+/// readers have then run. Slots and phases count iterations from `base`
+/// (the iterations of a persistent block's earlier tiles) where it is set.
 static SmallVector<scf::ForOp, 3> emitLaggedReaders(
     OpBuilder &b, Location loc, ArrayRef<Operation *> consumers,
-    ArrayRef<int64_t> lags, Value trips, int64_t slots,
+    ArrayRef<int64_t> lags, Value trips, int64_t slots, Value base,
     function_ref<Value(OpBuilder &, Value)> waitFull,
     function_ref<void(OpBuilder &, Value)> release,
     function_ref<void(OpBuilder &, ArrayRef<Operation *>, Value, Value)> emit) {
@@ -556,13 +559,16 @@ static SmallVector<scf::ForOp, 3> emitLaggedReaders(
   auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(ob, loc, v);
   };
+  auto counted = [&](OpBuilder &ob, Value iter) -> Value {
+    return base ? arith::AddIOp::create(ob, loc, base, iter) : iter;
+  };
   auto slotOf = [&](OpBuilder &ob, Value iter) -> Value {
-    return arith::RemUIOp::create(ob, loc, iter, idx(ob, slots));
+    return arith::RemUIOp::create(ob, loc, counted(ob, iter), idx(ob, slots));
   };
   enum class Part { prologue, steady, epilogue };
   auto emitStep = [&](OpBuilder &ob, Value i, Part part) {
     if (part != Part::epilogue)
-      waitFull(ob, i);
+      waitFull(ob, counted(ob, i));
     for (size_t first = 0; first < consumers.size();) {
       size_t end = first;
       while (end < consumers.size() && lags[end] == lags[first])
@@ -763,7 +769,12 @@ static void warpSpecialize(
   SmallVector<Operation *> allocs = hoistAllocs(kernel);
   OpBuilder b(ctx);
   b.setInsertionPointAfter(allocs.back());
-  int64_t numBarriers = 2 * slots + (prologue.empty() ? 0 : 1);
+  // In a persistent kernel the prologue's buffers are loaded again for
+  // every tile: a second barrier, at 2 * slots + 1, tells the producer that
+  // the consumers are done with the previous tile's.
+  bool prologuePerTile = tiles && !prologue.empty();
+  int64_t numBarriers =
+      2 * slots + (prologue.empty() ? 0 : 1) + (prologuePerTile ? 1 : 0);
   auto barType =
       MemRefType::get({numBarriers}, b.getI64Type(), AffineMap(), shared);
   Value bars = AllocOp::create(b, loc, barType, Attribute());
@@ -791,6 +802,10 @@ static void warpSpecialize(
     if (!prologue.empty())
       NVVM::MBarrierInitOp::create(ib, loc, barrier(ib, idx(ib, 2 * slots)),
                                    i32(ib, 1), Value());
+    if (prologuePerTile)
+      NVVM::MBarrierInitOp::create(ib, loc,
+                                   barrier(ib, idx(ib, 2 * slots + 1)),
+                                   i32(ib, consumerThreads), Value());
     NVVM::FenceMbarrierInitOp::create(ib, loc);
   }
   auto clusterSync = [&](OpBuilder &ob) {
@@ -838,6 +853,15 @@ static void warpSpecialize(
   };
   // The suspend-time hint of the waits, in nanoseconds.
   constexpr int64_t kWaitHint = 10000000;
+  // The phase of the prologue's barriers in tile `t` of a tile loop from
+  // `first` by `stride`: the parity of the block's tile count so far.
+  auto tilePhase = [&](OpBuilder &ob, Value t, Value first, Value stride) {
+    Value q = arith::DivUIOp::create(
+        ob, loc, arith::SubIOp::create(ob, loc, t, first), stride);
+    return arith::IndexCastUIOp::create(
+        ob, loc, ob.getI32Type(),
+        arith::RemUIOp::create(ob, loc, q, idx(ob, 2)));
+  };
 
   // Consumers: wait for the slot, run the body on it, release it.
   {
@@ -893,17 +917,24 @@ static void warpSpecialize(
     };
     int64_t maxLag = lags.empty() ? 0 : *llvm::max_element(lags);
     OpBuilder cb(loop);
-    // The prologue's copies become one wait for what the producer loaded.
+    // The prologue's copies become one wait for what the producer loaded;
+    // per tile, in the phase of the block's tile count, and released once
+    // the loop's readers are done with it.
     if (!prologue.empty()) {
+      Value phase = prologuePerTile
+                        ? tilePhase(cb, tiles.getInductionVar(),
+                                    tiles.getLowerBound(), tiles.getStep())
+                        : i32(cb, 0);
       NVVM::MBarrierTryWaitParityOp::create(cb, loc,
                                             barrier(cb, idx(cb, 2 * slots)),
-                                            i32(cb, 0), i32(cb, kWaitHint));
+                                            phase, i32(cb, kWaitHint));
       for (const TmaLoad &load : prologue)
         load.op->erase();
     }
     if (maxLag > 0) {
-      SmallVector<scf::ForOp, 3> loops = emitLaggedReaders(
-          cb, loc, consumers, lags, trips, slots, waitFull, release, emit);
+      SmallVector<scf::ForOp, 3> loops =
+          emitLaggedReaders(cb, loc, consumers, lags, trips, slots, before,
+                            waitFull, release, emit);
       if (pingpong && (maxLag != 1 || !takeTurnsInLaggedReaders(
                                           loops, tid, trips, consumerThreads)))
         loop.emitWarning()
@@ -921,6 +952,11 @@ static void warpSpecialize(
       release(cb, slot);
       if (pingpong)
         takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
+    }
+    if (prologuePerTile) {
+      OpBuilder ab(loop);
+      NVVM::MBarrierArriveOp::create(
+          ab, loc, Type(), barrier(ab, idx(ab, 2 * slots + 1)), Value());
     }
   }
 
@@ -1015,6 +1051,20 @@ static void warpSpecialize(
                                                     ValueRange{tensorMap})
                      .getResult(0);
     for (int64_t blk = 0; blk < load.blocks; ++blk) {
+      Value col =
+          arith::AddIOp::create(pb, loc, col0, idx(pb, blk * load.boxCols));
+      SmallVector<Value> coords = {
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
+          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
+      llvm::append_range(coords, outerCoords);
+      // Without a buffer, the boxes are only fetched into L2.
+      if (!buffer) {
+        NVVM::CpAsyncBulkTensorPrefetchOp::create(pb, loc, desc, coords,
+                                                  ValueRange(),
+                                                  NVVM::TMALoadMode::TILE,
+                                                  /*l2CacheHint=*/Value());
+        continue;
+      }
       int64_t offset = load.layout.apply({0, blk * load.boxCols})[0];
       Value elems = arith::AddIOp::create(pb, loc, base, idx(pb, offset));
       if (partOffset)
@@ -1022,12 +1072,6 @@ static void warpSpecialize(
       Value dst = sharedPointer(
           pb, loc, buffer,
           arith::MulIOp::create(pb, loc, elems, idx(pb, load.elementBytes)));
-      Value col =
-          arith::AddIOp::create(pb, loc, col0, idx(pb, blk * load.boxCols));
-      SmallVector<Value> coords = {
-          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), col),
-          arith::IndexCastOp::create(pb, loc, pb.getI32Type(), row0)};
-      llvm::append_range(coords, outerCoords);
       // The block's own shared memory, addressed in the cluster window.
       dst = LLVM::AddrSpaceCastOp::create(
           pb, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
@@ -1038,8 +1082,9 @@ static void warpSpecialize(
     }
   };
   IRMapping outer;
-  // The prologue's loads first, once, on their own barrier.
-  if (!prologue.empty()) {
+  // The prologue's loads first, on their own barrier: once, or at the
+  // start of every tile once the consumers are done with the last one's.
+  auto issuePrologue = [&]() {
     int64_t bytes = 0;
     for (const TmaLoad &load : prologue)
       bytes += load.rows * load.cols * load.elementBytes;
@@ -1052,7 +1097,9 @@ static void warpSpecialize(
       issueLoad(load, tensorMap, map, load.copy.dest, idx(pb, 0), bar, Value(),
                 Value());
     }
-  }
+  };
+  if (!prologue.empty() && !prologuePerTile)
+    issuePrologue();
   // The producer's own tile loop, carrying the iterations of the earlier
   // tiles as the consumers' does.
   scf::ForOp producerTiles;
@@ -1066,6 +1113,37 @@ static void warpSpecialize(
     outer.map(tiles.getInductionVar(), producerTiles.getInductionVar());
     before = producerTiles.getRegionIterArgs().front();
     pb.setInsertionPointToStart(producerTiles.getBody());
+    if (prologuePerTile) {
+      // The block's next tile's prologue boxes go to L2 now, a tile ahead
+      // of their load, which then waits for L2 rather than memory.
+      Value t = producerTiles.getInductionVar();
+      Value next = arith::AddIOp::create(pb, loc, t, stride);
+      auto ahead = scf::IfOp::create(
+          pb, loc,
+          arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::ult, next, last),
+          /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard guard(pb);
+        pb.setInsertionPoint(ahead.thenBlock()->getTerminator());
+        for (auto [load, tensorMap] : llvm::zip(prologue, prologueMaps)) {
+          // A fresh map: nothing computed for this tile may be reused.
+          IRMapping map;
+          map.map(tiles.getInductionVar(), next);
+          issueLoad(load, tensorMap, map, Value(), Value(), Value(), Value(),
+                    Value());
+        }
+      }
+      // The consumers' release of the previous tile's buffers completes
+      // the phase before this tile's (the first tile passes at once).
+      Value phase = arith::XOrIOp::create(
+          pb, loc,
+          tilePhase(pb, producerTiles.getInductionVar(), first, stride),
+          i32(pb, 1));
+      NVVM::MBarrierTryWaitParityOp::create(
+          pb, loc, barrier(pb, idx(pb, 2 * slots + 1)), phase,
+          i32(pb, kWaitHint));
+      issuePrologue();
+    }
   }
   Value lb = clonePure(&pb, kernel, loop.getLowerBound(), outer);
   Value ub = clonePure(&pb, kernel, loop.getUpperBound(), outer);
@@ -1263,10 +1341,6 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
              << "unsupported schedule: operations in later stages than the "
                 "first readers need the copies at least one stage ahead of "
                 "those readers";
-    if (getEnclosingTileLoop(loop))
-      return loop.emitOpError()
-             << "unsupported schedule: operations in later stages than the "
-                "first readers are not supported in a persistent kernel";
     for (Operation *op : scheduled) {
       // Operations nested in a scheduled one count as its own.
       WalkResult uses = op->walk([&](Operation *user) {
@@ -1316,6 +1390,14 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   }
   specialize =
       specialize && producerIsSelfContained(kernel, loop, tiles, tmaLoads);
+  // The producer warpgroup numbers iterations across tiles and each tile's
+  // consumers drain their lagging readers; a cp.async pipeline running on
+  // across tiles has no such drain.
+  if (maxLag > 0 && tiles && !specialize)
+    return loop.emitOpError()
+           << "unsupported schedule: operations in later stages than the "
+              "first readers are not supported in a persistent kernel "
+              "without warp specialization";
 
   // Multi-buffered allocations.
   Location loc = loop.getLoc();
@@ -1519,11 +1601,10 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     };
     // Not in a persistent kernel, whose blocks walk tiles on their own.
     bool multicast = !tiles && planMulticast(kernel, loop, tmaLoads);
-    // Not across tiles or a cluster, where each tile or block would need
-    // its own prologue load.
+    // Not in a cluster, where each block would need its own prologue load.
     SmallVector<TmaLoad, 1> prologue;
-    if (!tiles && !multicast)
-      prologue = planPrologueLoads(kernel, loop);
+    if (!multicast)
+      prologue = planPrologueLoads(kernel, loop, tiles);
     warpSpecialize(kernel, loop, tiles, tmaLoads, prologue, consumers, lags,
                    slots, slotted, trips, options.pingpong, multicast, emitAt);
     loop.erase();

@@ -91,6 +91,22 @@ func.func @rasterized(%gx: index, %gy: index, %out: memref<?x?xi32>) {
 
 // -----
 
+// A panel of one block row keeps every block where it is: no remapping.
+
+// CHECK-LABEL: func.func @rasterized_panel_one
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9_]+]], %[[BY:[a-z0-9_]+]], %{{[a-z0-9_]+}})
+// CHECK-NOT: arith.divui
+// CHECK: memref.store %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}[%[[BY]], %[[BX]]]
+func.func @rasterized_panel_one(%gx: index, %gy: index, %out: memref<?x?xi32>) {
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(32) rasterize(panel = 1, order = row) {
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %out[%by, %bx] : memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
 // Column order exchanges the roles of x and y.
 
 // CHECK-LABEL: func.func @rasterized_column
