@@ -98,11 +98,14 @@ def tolerance(ot, k):
     return 4 * ULP[ot], 1e-4 * math.sqrt(k)
 
 
-def w4_tolerance(x, wdq, ct, ot):
+def w4_tolerance(x, wdq, ct, ot, partials=1):
     """(rtol, atol) of a W4A16 product accumulating in `ct`, checked
     against the f32 product of X and wdq, the dequantized matrix rounded
     to the activation type `ot`. T = sqrt(sum_k (w_k x_k)^2) is the size
     of an output's terms; the bound is per output element (M x N).
+    `partials` is the most partial sums a kernel adds into Y in `ot`
+    (gemv_w4a16_mma splits K across up to MAXSPLIT = 4 blocks, each adding
+    its f32 partial with an f16/bf16 atomic).
 
     - Every build: wdq rounds each weight (q - z) s to `ot`, by at most
       u = 2^-11 (f16) or 2^-8 (bf16) relative, and a kernel that applies
@@ -117,12 +120,18 @@ def w4_tolerance(x, wdq, ct, ot):
       rounds by at most half an ulp (2^-11 relative) of its partial sum;
       with independent roundings the error has a standard deviation of
       about 2^-11 sqrt(steps / 6 + 1 / 2) T, bounded by four times
-      2^-11 sqrt(steps + 3) T (about ten standard deviations)."""
+      2^-11 sqrt(steps + 3) T (about ten standard deviations).
+    - partials > 1: each atomic addition rounds the running sum of Y, whose
+      size the partial sums (each about T / sqrt(partials), their sums
+      not beyond T by more than a few standard deviations) bound by about
+      2 T: half an ulp of 2 T per addition, partials * 2 u T in all."""
     k = x.shape[1]
     rtol, atol = tolerance(ot, k)
     t = ((x.double() ** 2) @ (wdq.double() ** 2).t()).sqrt()
     u = ULP[ot] / 2  # the unit roundoff: half an ulp of 1
     atol = atol + 4 * u * t
+    if partials > 1:
+        atol = atol + partials * 2 * u * t
     if ct == "f32":
         return rtol, atol
     steps = -(-k // 1024)
@@ -398,8 +407,10 @@ def run(args):
                         # blocks): the runtime zeroes Y before each launch
                         # (its manifest's `zero` line), inside the timing.
                         call = w4_call(fn, x, packed, s, z, y)
-                        ok, status = check(call, y, ref, at, k,
-                                           w4_tolerance(x, wdq, ct, at))
+                        partials = 4 if kernel == "gemv_w4a16_mma" else 1
+                        ok, status = check(
+                            call, y, ref, at, k,
+                            w4_tolerance(x, wdq, ct, at, partials))
                         timed_here = (ok and not args.check_only and
                                       name != "ragged" and at == "f16" and
                                       g == 128 and m in goals)
