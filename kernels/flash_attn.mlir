@@ -41,6 +41,13 @@
 //            first, so with PANEL = 8 (causal on sm_90a) the heaviest
 //            blocks of eight heads start before the lighter ones, while
 //            those heads' K and V stay in L2; 1 keeps the grid's order
+//   PERSISTENT  true: one block per SM walks the tiles (tile-compile's
+//            --persistent, through the tile.options line), the producer
+//            loading the next tile's K, V and Q while the consumers finish
+//            this one. Measured faster for non-causal head dim 128 on
+//            sm_90a (docs/FlashAttention.md), not yet the default there;
+//            causal tiles differ in length, and a static round-robin of
+//            them loses to the hardware's dispatch
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
@@ -58,8 +65,10 @@
 // tile.params(sm_90a D=256): BN=64 STAGES=2 ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 // tile.params(sm_80 D=256): BN=32
 // tile.params(sm_90a CAUSAL=true): PANEL=8
+// tile.options(sm_90a): persistent=${PERSISTENT}
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1 PANEL=1
+// tile.params: PERSISTENT=false
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
                       %LSE: memref<?x?x?xf32>, %scale: f32) {

@@ -146,3 +146,41 @@ func.func @per_tile(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16
   }
   return
 }
+
+// Readers in later stages than the first (stage [0, 1, 2]) keep the
+// pipeline in its tile: each tile issues its own first copies, runs its
+// steps and the lagging readers' extra step, and waits for every group
+// before the tile's closing barrier.
+
+// CHECK-LABEL: func.func @late_readers
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c4 step %{{.+}} {
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 {
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: } {tile.tiles}
+func.func @late_readers(%A: memref<?x16xf16>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c4) threads(32) {
+    %a = tile.alloc : memref<16x16xf16, #gpu.address_space<workgroup>>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) stage [0, 1, 2] {
+      tile.copy %A[%k, %c0] -> %a : memref<?x16xf16> -> memref<16x16xf16, #gpu.address_space<workgroup>>
+      tile.parallel (%i) in (16) {
+        %v = memref.load %a[%i, %c0] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        %w = arith.extf %v : f16 to f32
+        memref.store %w, %B[%i] : memref<?xf32>
+      }
+      tile.parallel (%i) in (16) {
+        %v = memref.load %a[%i, %c1] : memref<16x16xf16, #gpu.address_space<workgroup>>
+        %w = arith.extf %v : f16 to f32
+        memref.store %w, %C[%i] : memref<?xf32>
+      }
+    }
+  }
+  return
+}

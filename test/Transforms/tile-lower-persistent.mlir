@@ -203,8 +203,9 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
 // slots of full and empty first), whose phase is the parity of the
 // block's tile count; the consumers release it on an eighth barrier once
 // the loop's readers are done, before the epilogue. The producer waits for
-// that release before loading the next tile's Q, and fetches the following
-// tile's Q into L2 as each tile starts.
+// that release before loading the next tile's Q, after that tile's first K
+// and V (which need only a free slot), and fetches the following tile's Q
+// into L2 as each tile starts.
 
 // CHECK-LABEL: func.func @attention_tiles
 // CHECK-COUNT-8: nvvm.mbarrier.init
@@ -235,13 +236,21 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
 // CHECK-NEXT: scf.if %[[AHEAD]] {
 // CHECK-NEXT: %[[NQ:.+]] = arith.muli %[[NEXT]], %c128 : index
 // CHECK: nvvm.cp.async.bulk.tensor.prefetch %{{.+}}, box[%c0_i32, %{{.+}}]
+// A tile without iterations loads Q alone.
+// CHECK: %[[NONE:.+]] = arith.cmpi eq, %[[COUNT:.+]], %c0 : index
+// CHECK-NEXT: scf.if %[[NONE]] {
 // CHECK: arith.xori %{{.+}}, %c1_i32 : i32
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16384_i32
-// CHECK-NEXT: %[[ROW:.+]] = arith.muli %[[PT]], %c128 : index
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: scf.for
+// Otherwise Q follows the tile's first K and V.
+// CHECK: scf.for %[[I:.+]] = %c0 to %[[COUNT]] step %c1 {
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: %[[FIRSTSTEP:.+]] = arith.cmpi eq, %[[I]], %c0 : index
+// CHECK-NEXT: scf.if %[[FIRSTSTEP]] {
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16384_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 func.func @attention_tiles(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf16>, %n: index, %gx: index) {
   %c0 = arith.constant 0 : index

@@ -1133,18 +1133,24 @@ static void warpSpecialize(
                     Value());
         }
       }
-      // The consumers' release of the previous tile's buffers completes
-      // the phase before this tile's (the first tile passes at once).
-      Value phase = arith::XOrIOp::create(
-          pb, loc,
-          tilePhase(pb, producerTiles.getInductionVar(), first, stride),
-          i32(pb, 1));
-      NVVM::MBarrierTryWaitParityOp::create(
-          pb, loc, barrier(pb, idx(pb, 2 * slots + 1)), phase,
-          i32(pb, kWaitHint));
-      issuePrologue();
     }
   }
+  // Per tile, the prologue's loads wait for the consumers' release of the
+  // previous tile's, which completes the phase before this tile's (the
+  // first tile passes at once). They follow the tile's first loads, which
+  // need only a slot, so that those are in flight while the consumers
+  // finish the previous tile.
+  auto loadTilePrologue = [&]() {
+    Value phase = arith::XOrIOp::create(
+        pb, loc,
+        tilePhase(pb, producerTiles.getInductionVar(),
+                  producerTiles.getLowerBound(), producerTiles.getStep()),
+        i32(pb, 1));
+    NVVM::MBarrierTryWaitParityOp::create(
+        pb, loc, barrier(pb, idx(pb, 2 * slots + 1)), phase,
+        i32(pb, kWaitHint));
+    issuePrologue();
+  };
   Value lb = clonePure(&pb, kernel, loop.getLowerBound(), outer);
   Value ub = clonePure(&pb, kernel, loop.getUpperBound(), outer);
   Value step = clonePure(&pb, kernel, loop.getStep(), outer);
@@ -1154,6 +1160,17 @@ static void warpSpecialize(
       arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::sgt, span,
                             idx(pb, 0)),
       arith::CeilDivSIOp::create(pb, loc, span, step), idx(pb, 0));
+  if (prologuePerTile) {
+    // A tile without iterations still loads its prologue for the consumers.
+    auto none = scf::IfOp::create(
+        pb, loc,
+        arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, count,
+                              idx(pb, 0)),
+        /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(pb);
+    pb.setInsertionPoint(none.thenBlock()->getTerminator());
+    loadTilePrologue();
+  }
   auto forOp = scf::ForOp::create(pb, loc, idx(pb, 0), count, idx(pb, 1));
   if (producerTiles) {
     OpBuilder yb = OpBuilder::atBlockEnd(producerTiles.getBody());
@@ -1185,6 +1202,15 @@ static void warpSpecialize(
         arith::MulIOp::create(pb, loc, slot, idx(pb, load.rows * load.cols));
     issueLoad(load, tensorMap, map, slotted.lookup(load.copy.dest), slotBase,
               full, member, mask);
+  }
+  if (prologuePerTile) {
+    auto firstStep = scf::IfOp::create(
+        pb, loc,
+        arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, i,
+                              idx(pb, 0)),
+        /*withElse=*/false);
+    pb.setInsertionPoint(firstStep.thenBlock()->getTerminator());
+    loadTilePrologue();
   }
 }
 
@@ -1390,14 +1416,6 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   }
   specialize =
       specialize && producerIsSelfContained(kernel, loop, tiles, tmaLoads);
-  // The producer warpgroup numbers iterations across tiles and each tile's
-  // consumers drain their lagging readers; a cp.async pipeline running on
-  // across tiles has no such drain.
-  if (maxLag > 0 && tiles && !specialize)
-    return loop.emitOpError()
-           << "unsupported schedule: operations in later stages than the "
-              "first readers are not supported in a persistent kernel "
-              "without warp specialization";
 
   // Multi-buffered allocations.
   Location loc = loop.getLoc();
@@ -1434,8 +1452,10 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   // on across the block's tiles where it can: the copies of the next tile's
   // first steps are issued during this tile's last steps and its epilogue,
   // as the warp-specialized producer does.
+  // Readers in later stages keep the pipeline in its tile: the steps that
+  // run them behind the others end with the tile.
   llvm::DenseSet<Operation *> tileValues;
-  bool across = !specialize && distance > 0 &&
+  bool across = !specialize && distance > 0 && maxLag == 0 &&
                 runsAcrossTiles(tiles, loop, producers, tileValues);
   OpBuilder b(across ? tiles.getOperation() : loop.getOperation());
   auto c = [&](int64_t v) -> Value {
