@@ -935,8 +935,15 @@ static void warpSpecialize(
       SmallVector<scf::ForOp, 3> loops =
           emitLaggedReaders(cb, loc, consumers, lags, trips, slots, before,
                             waitFull, release, emit);
-      if (pingpong && (maxLag != 1 || !takeTurnsInLaggedReaders(
-                                          loops, tid, trips, consumerThreads)))
+      // Turns across the tiles of a persistent block are not implemented.
+      if (pingpong && tiles)
+        loop.emitWarning()
+            << "the consumer warpgroups do not take turns on the tensor "
+               "cores (pingpong) in a persistent kernel whose readers run in "
+               "several stages";
+      else if (pingpong &&
+               (maxLag != 1 || !takeTurnsInLaggedReaders(loops, tid, trips,
+                                                         consumerThreads)))
         loop.emitWarning()
             << "the consumer warpgroups do not take turns on the tensor "
                "cores (pingpong): every step must issue adjacent gemms, in "
