@@ -52,25 +52,60 @@ static int64_t getFragmentRegisters(AllocOp alloc, int64_t threads) {
                           threads);
 }
 
+/// The positions, among the operations of the kernel's body, from the first
+/// to the last that uses `alloc` (itself, or an operation holding a use);
+/// an allocation nothing uses is where it is made.
+static std::pair<int64_t, int64_t>
+getLiveRange(AllocOp alloc, Block &body,
+             const llvm::DenseMap<Operation *, int64_t> &position) {
+  auto at = [&](Operation *op) {
+    return position.lookup(body.findAncestorOpInBlock(*op));
+  };
+  int64_t first = at(alloc), last = first;
+  bool used = false;
+  for (Operation *user : alloc->getUsers()) {
+    int64_t p = at(user);
+    first = used ? std::min(first, p) : p;
+    last = used ? std::max(last, p) : p;
+    used = true;
+  }
+  return {first, last};
+}
+
 KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
   KernelResources resources;
   int64_t threads = kernel.getThreads();
+  Block &body = kernel.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t count = 0;
+  for (Operation &op : body)
+    position[&op] = count++;
+  // Registers per thread at each operation of the body: a fragment is
+  // counted where it is live, so that fragments used one after the other
+  // (a loop's, then an epilogue's) need the larger of the two, not the
+  // sum. Fragments used inside one loop all count for the whole loop.
+  std::vector<int64_t> registers(count + 1, 0);
   kernel.walk([&](AllocOp alloc) {
     MemRefType type = alloc.getType();
+    int64_t regs = 0;
     switch (getMemorySpace(type)) {
     case MemorySpace::Shared:
       resources.sharedBytes += getBufferBytes(type) * getBufferCopies(alloc);
-      break;
+      return;
     case MemorySpace::Fragment:
-      resources.registersPerThread += getFragmentRegisters(alloc, threads);
+      regs = getFragmentRegisters(alloc, threads);
       break;
     case MemorySpace::Local:
-      resources.registersPerThread += llvm::divideCeil(getBufferBytes(type), 4);
+      regs = llvm::divideCeil(getBufferBytes(type), 4);
       break;
     default:
-      break;
+      return;
     }
+    auto [first, last] = getLiveRange(alloc, body, position);
+    for (int64_t p = first; p <= last; ++p)
+      registers[p] += regs;
   });
+  resources.registersPerThread = *llvm::max_element(registers);
   return resources;
 }
 

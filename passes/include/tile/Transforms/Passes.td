@@ -52,7 +52,11 @@ def TileCheckResources : Pass<"tile-check-resources"> {
     per stage, as the pipeliner multi-buffers it) and the 32-bit registers
     per thread its fragments and local buffers need at the least (from the
     fragment's layout when it has one, replication included; else its
-    elements divided evenly over the block's threads), and
+    elements divided evenly over the block's threads), counting each from
+    the first to the last operation of the kernel's body that uses it and
+    taking the largest total over those operations (fragments used one
+    after the other need the larger, not the sum; those used inside one
+    loop count together for the whole loop), and
     reports an error at the kernel when either exceeds what one block may
     use on `chip`. With `remarks`, each kernel also gets a remark with the
     figures, so they can be inspected or FileCheck'd.
