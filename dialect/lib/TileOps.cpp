@@ -263,7 +263,8 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
 }
 
 // blocks(%bx, ...) in (%gx, ...) threads(N) [rasterize(panel = P,
-// order = row)] [cluster(x, ...)] [attributes {...}] region
+// order = row)] [persistent(chunk = N)] [cluster(x, ...)]
+// [attributes {...}] region
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
   SmallVector<OpAsmParser::Argument> ids;
@@ -320,6 +321,18 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseRParen())
       return failure();
   }
+  if (succeeded(parser.parseOptionalKeyword("persistent"))) {
+    int64_t chunk = 0;
+    SMLoc chunkLoc;
+    if (parser.parseLParen() || parser.parseKeyword("chunk") ||
+        parser.parseEqual() || parser.getCurrentLocation(&chunkLoc) ||
+        parser.parseInteger(chunk) || parser.parseRParen())
+      return failure();
+    if (chunk < 1)
+      return parser.emitError(chunkLoc)
+             << "expected a positive persistent chunk, got " << chunk;
+    result.addAttribute("persistent_chunk", builder.getI64IntegerAttr(chunk));
+  }
   if (succeeded(parser.parseOptionalKeyword("cluster"))) {
     SmallVector<int64_t> dims;
     if (parser.parseCommaSeparatedList(
@@ -348,14 +361,18 @@ void KernelOp::print(OpAsmPrinter &p) {
       p << ", order = " << stringifyRasterOrder(*order);
     p << ")";
   }
+  if (auto chunk = getPersistentChunk())
+    p << " persistent(chunk = " << *chunk << ")";
   if (auto cluster = getCluster()) {
     p << " cluster(";
     llvm::interleaveComma(*cluster, p);
     p << ")";
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getThreadsAttrName(), getRasterizePanelAttrName(),
-                            getRasterizeOrderAttrName(), getClusterAttrName()});
+      (*this)->getAttrs(),
+      {getThreadsAttrName(), getRasterizePanelAttrName(),
+       getRasterizeOrderAttrName(), getPersistentChunkAttrName(),
+       getClusterAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }

@@ -38,6 +38,53 @@ func.func @rasterized(%gx: index, %gy: index, %out: memref<?x?xi32>) {
 
 // -----
 
+// With `persistent(chunk = 2)` each block takes two consecutive tiles at a
+// time where the grid has more tiles than blocks (one otherwise, so that
+// no block idles while another has two): its s-th tile is
+// (s / N) * gridDim.x * N + blockIdx.x * N + s % N, and the loop counts
+// the block's tiles: the chunks of N it owns, the last cut short where the
+// grid ends inside it. The clause is
+// consumed with the kernel made persistent; where it is not, it stays for
+// convert-tile-to-gpu, which ignores it.
+
+// CHECK-LABEL: func.func @chunked
+// CHECK-SAME: (%[[GX:.+]]: index, %[[GY:.+]]: index, %[[OUT:.+]]: memref<?x?xi32>)
+// CHECK: tile.kernel blocks(%{{.+}}, %{{.+}}) in (%[[GX]], %[[GY]]) threads(32) attributes {tile.lowered, tile.persistent} {
+// CHECK: %[[TILES:.+]] = arith.muli %[[GX]], %[[GY]] : index
+// CHECK-NEXT: %[[BLOCK:.+]] = gpu.block_id x
+// CHECK-NEXT: %[[BLOCKS:.+]] = gpu.grid_dim x
+// CHECK-NEXT: %[[MORE:.+]] = arith.cmpi ugt, %[[TILES]], %[[BLOCKS]] : index
+// CHECK-NEXT: %[[N:.+]] = arith.select %[[MORE]], %c2, %c1 : index
+// CHECK-NEXT: %[[CHUNKS:.+]] = arith.ceildivui %[[TILES]], %[[N]] : index
+// CHECK: %[[OWNED:.+]] = arith.divui %{{.+}}, %[[BLOCKS]] : index
+// CHECK: %[[COUNT:.+]] = arith.select %{{.+}}, %{{.+}}, %c0 : index
+// CHECK-NEXT: scf.for %[[S:.+]] = %c0 to %[[COUNT]] step %c1 {
+// CHECK-NEXT: %[[ROUND:.+]] = arith.divui %[[S]], %[[N]] : index
+// CHECK-NEXT: %[[R:.+]] = arith.muli %[[ROUND]], %[[BLOCKS]] : index
+// CHECK-NEXT: %[[CHUNK:.+]] = arith.addi %[[R]], %[[BLOCK]] : index
+// CHECK-NEXT: %[[IN:.+]] = arith.remui %[[S]], %[[N]] : index
+// CHECK-NEXT: %[[START:.+]] = arith.muli %[[CHUNK]], %[[N]] : index
+// CHECK-NEXT: %[[T:.+]] = arith.addi %[[START]], %[[IN]] : index
+// CHECK-NEXT: %[[BX:.+]] = arith.remui %[[T]], %[[GX]] : index
+// CHECK-NEXT: %[[BY:.+]] = arith.divui %[[T]], %[[GX]] : index
+// CHECK-NEXT: memref.store %{{.+}}, %[[OUT]][%[[BY]], %[[BX]]]
+// CHECK-NEXT: } {tile.tiles}
+
+// OFF-LABEL: func.func @chunked
+// OFF: tile.kernel {{.*}} threads(32) persistent(chunk = 2) attributes {tile.lowered} {
+// OFF-NOT: scf.for
+// OFF: memref.store %{{.+}}, %{{.+}}[%by, %bx]
+// OFF-NEXT: }
+func.func @chunked(%gx: index, %gy: index, %out: memref<?x?xi32>) {
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(32) persistent(chunk = 2) {
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %out[%by, %bx] : memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
 // A 3-d grid: x fastest, then y, then z. Allocations stay in front of the
 // tile loop, and a barrier ends each tile of a kernel with shared memory.
 
@@ -202,7 +249,9 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
 // producer for every tile, on a barrier of its own (the seventh: three
 // slots of full and empty first), whose phase is the parity of the
 // block's tile count; the consumers release it on an eighth barrier once
-// the loop's readers are done, before the epilogue. The producer waits for
+// its readers, which run in the first stage, are done: before the steps
+// that run only the second stage's readers (P·V of the last block) and
+// the tile's epilogue. The producer waits for
 // that release before loading the next tile's Q, after that tile's first K
 // and V (which need only a free slot), and fetches the following tile's Q
 // into L2 as each tile starts.
@@ -224,9 +273,9 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
 // CHECK: arith.addi %[[BEFORE]], %{{.+}} : index
 // CHECK: scf.for
 // CHECK: "wgmma.wait_group.sync.aligned 1;"
-// CHECK: scf.for
 // CHECK: %[[QEMPTY:.+]] = arith.addi %[[BASE]], %c56 : index
 // CHECK: nvvm.mbarrier.arrive
+// CHECK-NEXT: scf.for
 // CHECK: } {tile.tiles}
 // Producer.
 // CHECK: nvvm.setmaxregister decrease 40

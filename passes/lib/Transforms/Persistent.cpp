@@ -2,7 +2,10 @@
 //
 // A persistent kernel launches only as many blocks as the device holds at
 // once, and each block walks the output tiles of the original grid: tile t
-// = blockIdx.x, blockIdx.x + gridDim.x, ... The per-tile fixed cost (the
+// = blockIdx.x, blockIdx.x + gridDim.x, ..., or with the kernel's
+// `persistent(chunk = N)` clause N consecutive tiles at a time (where the
+// grid has more tiles than blocks), so that a kernel can pair tiles whose
+// work adds up to the same in every pair. The per-tile fixed cost (the
 // pipeline's fill, the epilogue) then overlaps with the neighbouring
 // tiles' work: a warp-specialized producer warpgroup, or a cp.async
 // pipeline's copies ahead, run into the next tile while this one is
@@ -99,6 +102,59 @@ SmallVector<Operation *> mlir::tile::hoistAllocs(KernelOp kernel) {
   return allocs;
 }
 
+/// The number of tiles block `block` of `blocks` walks when each takes
+/// `size` consecutive tiles of `tiles` at a time: the chunks c of the
+/// block (c = block, block + blocks, ...) hold `size` tiles each, except
+/// that the last may be cut short by the end of the grid.
+static Value chunkedTileCount(OpBuilder &b, Location loc, Value tiles,
+                              Value block, Value blocks, Value size) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value chunks = arith::CeilDivUIOp::create(b, loc, tiles, size);
+  // ceil((chunks - block) / blocks), and 0 where block >= chunks: block <
+  // blocks keeps the numerator from wrapping.
+  Value owned = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, chunks,
+                                arith::SubIOp::create(b, loc, blocks, idx(1))),
+          block),
+      blocks);
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, owned, idx(0));
+  Value lastChunk = arith::AddIOp::create(
+      b, loc, block,
+      arith::MulIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, owned, idx(1)), blocks));
+  Value lastEnd = arith::MinUIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, lastChunk, idx(1)), size),
+      tiles);
+  // Every owned chunk but the last is full; the last ends at lastEnd.
+  Value count = arith::SubIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, owned, size),
+                            lastEnd),
+      arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, lastChunk, idx(1)), size));
+  return arith::SelectOp::create(b, loc, any, count, idx(0));
+}
+
+/// The `s`-th tile of block `block` of `blocks` taking `size` consecutive
+/// tiles at a time.
+static Value chunkedTile(OpBuilder &b, Location loc, Value s, Value block,
+                         Value blocks, Value size) {
+  Value round = arith::DivUIOp::create(b, loc, s, size);
+  Value chunkIndex = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, round, blocks), block);
+  return arith::AddIOp::create(b, loc,
+                               arith::MulIOp::create(b, loc, chunkIndex, size),
+                               arith::RemUIOp::create(b, loc, s, size));
+}
+
 void mlir::tile::makePersistent(KernelOp kernel) {
   if (kernel.hasCluster()) {
     InFlightDiagnostic warning = kernel.emitWarning()
@@ -128,9 +184,26 @@ void mlir::tile::makePersistent(KernelOp kernel) {
   Value tiles = grid.front();
   for (Value extent : ArrayRef(grid).drop_front())
     tiles = arith::MulIOp::create(b, loc, tiles, extent);
-  Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value stride = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, loc, first, tiles, stride);
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  int64_t chunk = kernel.getPersistentChunk().value_or(1);
+  kernel.removePersistentChunkAttr();
+  // Chunks only where some block has more than one tile: a grid of no
+  // more tiles than blocks keeps one tile a block rather than leave half
+  // the blocks idle.
+  Value size;
+  if (chunk > 1)
+    size = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, tiles, blocks),
+        arith::ConstantIndexOp::create(b, loc, chunk),
+        arith::ConstantIndexOp::create(b, loc, 1));
+  scf::ForOp loop =
+      chunk > 1 ? scf::ForOp::create(
+                      b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                      chunkedTileCount(b, loc, tiles, block, blocks, size),
+                      arith::ConstantIndexOp::create(b, loc, 1))
+                : scf::ForOp::create(b, loc, block, tiles, blocks);
   loop->setAttr(kTilesAttr, b.getUnitAttr());
   Block *loopBody = loop.getBody();
   for (Operation &op : llvm::make_early_inc_range(
@@ -138,7 +211,10 @@ void mlir::tile::makePersistent(KernelOp kernel) {
     op.moveBefore(loopBody->getTerminator());
 
   b.setInsertionPointToStart(loopBody);
-  SmallVector<Value> ids = tileBlockIds(b, loc, loop.getInductionVar(), grid);
+  Value tile = loop.getInductionVar();
+  if (chunk > 1)
+    tile = chunkedTile(b, loc, tile, block, blocks, size);
+  SmallVector<Value> ids = tileBlockIds(b, loc, tile, grid);
   std::optional<uint64_t> panel = kernel.getRasterizePanel();
   if (panel && *panel > 1) {
     // As convert-tile-to-gpu remaps a launch's block indices, with y = 0

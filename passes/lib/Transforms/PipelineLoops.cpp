@@ -931,10 +931,26 @@ static void warpSpecialize(
       for (const TmaLoad &load : prologue)
         load.op->erase();
     }
+    // Where the consumers release the prologue's buffers to the next
+    // tile: after the loop, or, where only readers of no lag read them,
+    // before the epilogue steps (the later readers' last iterations), so
+    // that the next tile's loads overlap those and the tile's epilogue.
+    Operation *prologueDone = loop;
     if (maxLag > 0) {
       SmallVector<scf::ForOp, 3> loops =
           emitLaggedReaders(cb, loc, consumers, lags, trips, slots, before,
                             waitFull, release, emit);
+      auto readsPrologue = [&](Operation *op) {
+        return llvm::any_of(prologue, [&](const TmaLoad &load) {
+          return llvm::any_of(load.copy.dest.getUsers(), [&](Operation *user) {
+            return op->isAncestor(user);
+          });
+        });
+      };
+      if (llvm::all_of(llvm::zip(consumers, lags), [&](auto pair) {
+            return std::get<1>(pair) == 0 || !readsPrologue(std::get<0>(pair));
+          }))
+        prologueDone = loops.back();
       // Turns across the tiles of a persistent block are not implemented.
       if (pingpong && tiles)
         loop.emitWarning()
@@ -961,7 +977,7 @@ static void warpSpecialize(
         takeTurnsOnTensorCores(forOp, tid, trips, consumerThreads);
     }
     if (prologuePerTile) {
-      OpBuilder ab(loop);
+      OpBuilder ab(prologueDone);
       NVVM::MBarrierArriveOp::create(
           ab, loc, Type(), barrier(ab, idx(ab, 2 * slots + 1)), Value());
     }

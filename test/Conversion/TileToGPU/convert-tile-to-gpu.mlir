@@ -91,6 +91,23 @@ func.func @rasterized(%gx: index, %gy: index, %out: memref<?x?xi32>) {
 
 // -----
 
+// A kernel that is not persistent launches one block per tile: its
+// persistent clause changes nothing.
+
+// CHECK-LABEL: func.func @persistent_clause
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9_]+]], %[[BY:[a-z0-9_]+]], %{{[a-z0-9_]+}})
+// CHECK-NOT: arith.divui
+// CHECK: memref.store %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}[%[[BY]], %[[BX]]]
+func.func @persistent_clause(%gx: index, %gy: index, %out: memref<?x?xi32>) {
+  tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(32) persistent(chunk = 2) {
+    %c0 = arith.constant 0 : i32
+    memref.store %c0, %out[%by, %bx] : memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
 // A panel of one block row keeps every block where it is: no remapping.
 
 // CHECK-LABEL: func.func @rasterized_panel_one

@@ -245,6 +245,15 @@ func.func @kernel_rasterize_panel(%n: index) {
 
 // -----
 
+func.func @kernel_persistent_chunk(%n: index) {
+  // expected-error @+1 {{expected a positive persistent chunk, got 0}}
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 0) {
+  }
+  return
+}
+
+// -----
+
 func.func @kernel_zero_grid() {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.kernel' op expected grid extent 0 in [1, 2147483647], got 0}}

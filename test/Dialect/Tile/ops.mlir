@@ -35,6 +35,12 @@ func.func @kernel_clauses(%n: index) {
   tile.kernel blocks(%x, %y) in (%n, %n) threads(128) rasterize(panel = 16, order = column) {
   }
   // A cluster may name dimensions the grid lacks, with extent 1.
+  // CHECK: threads(128) rasterize(panel = 8, order = row) persistent(chunk = 2) {
+  tile.kernel blocks(%x, %y) in (%n, %n) threads(128) rasterize(panel = 8, order = row) persistent(chunk = 2) {
+  }
+  // CHECK: threads(128) persistent(chunk = 4) {
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 4) {
+  }
   // CHECK: threads(64) cluster(4, 1, 1) {
   tile.kernel blocks(%x) in (%n) threads(64) cluster(4, 1, 1) {
   }

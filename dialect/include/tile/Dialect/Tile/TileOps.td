@@ -41,6 +41,16 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     - `rasterize(panel = P, order = row|column)`: TileLang's `use_swizzle`;
       block indices are remapped so that consecutive blocks walk panels of
       `P` blocks, improving L2 reuse. The order defaults to `row`.
+    - `persistent(chunk = N)`: where the kernel is made persistent (one
+      block per resident slot walking the grid's tiles, `tile-compile
+      --persistent`), each block takes `N` consecutive tiles of the launch
+      order at a time: its s-th tile is
+      `(s / N) * gridDim.x * N + blockIdx.x * N + s % N`, where the
+      default is `blockIdx.x + s * gridDim.x`. A grid of no more tiles
+      than blocks keeps one tile a block. A kernel whose tiles pair
+      up into equal work (causal attention's row blocks i and n - 1 - i,
+      placed next to each other) balances its blocks with `N = 2`. A
+      kernel that is not made persistent ignores the clause.
     - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90): at most 16
       blocks; constant grid extents must be multiples of the cluster
       extents, and dimensions the grid lacks have cluster extent 1. Dynamic
@@ -57,7 +67,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     ```mlir
     tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(128)
-        rasterize(panel = 8, order = row) {
+        rasterize(panel = 8, order = row) persistent(chunk = 2) {
       %acc = tile.alloc : memref<128x128xf32, #tile.fragment>
       tile.clear %acc : memref<128x128xf32, #tile.fragment>
     }
@@ -68,6 +78,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ConfinedAttr<I64Attr, [IntPositive]>:$threads,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$rasterize_panel,
     OptionalAttr<Tile_RasterOrderAttr>:$rasterize_order,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$persistent_chunk,
     OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
