@@ -117,3 +117,41 @@ func.func @local(%A: memref<?xf32>, %i: index) {
   }
   return
 }
+
+// -----
+
+// A fragment laid out as an mma accumulator (each thread of a quad holds
+// two consecutive columns of every 8-column group of its row) stored to
+// f16: the quad's threads transpose their 4-byte words (three xor
+// shuffles, the word sent and the slot received picked by selects on the
+// lane's bits), so that thread j stores the eight columns of group j in
+// one 16-byte vector, j * 6 columns past its own first pair. To f32 the
+// pairs are 8 bytes and a quad's block would need registers the threads do
+// not hold: 8-byte stores, no shuffle.
+#acc = #tile.fragment<[8, 32], threads = 32, (d0, d1) -> (d0 * 4 + (d1 mod 8) floordiv 2, (d1 floordiv 8) * 2 + d1 mod 2)>
+// CHECK-LABEL: func.func @quad_exchange
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[LANE:.+]] = arith.remui %[[TID]], %c4
+// CHECK: gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : i32
+// CHECK: gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : i32
+// CHECK: gpu.shuffle xor %{{.+}}, %c3_i32, %c32_i32 : i32
+// CHECK: %[[SHIFT:.+]] = arith.muli %[[LANE]], %c6 : index
+// CHECK: %[[COL:.+]] = arith.addi %{{.+}}, %[[SHIFT]] : index
+// CHECK: %[[AT:.+]] = arith.addi %{{.+}}, %[[COL]] : index
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %[[AT]]] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+// The edge path exchanges the same way; a vector that straddles the
+// tensor's edge goes out masked.
+// CHECK: } else {
+// CHECK-COUNT-3: gpu.shuffle xor
+// CHECK: vector.maskedstore %{{.+}} : memref<?x?xf16>, vector<8xi1>, vector<8xf16>
+// CHECK-NOT: gpu.shuffle
+// CHECK: vector.store %{{.+}} : memref<?x?xf32>, vector<2xf32>
+func.func @quad_exchange(%O: memref<?x?xf16>, %P: memref<?x?xf32>, %i: index) {
+  tile.kernel blocks(%bx) in (%i) threads(32) {
+    %f = tile.alloc {layout = #acc} : memref<8x32xf32, #tile.fragment>
+    tile.clear %f : memref<8x32xf32, #tile.fragment>
+    tile.copy %f -> %O[%i, %i] : memref<8x32xf32, #tile.fragment> -> memref<?x?xf16>
+    tile.copy %f -> %P[%i, %i] : memref<8x32xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

@@ -59,11 +59,16 @@
 // CHECK: } else {
 
 // Without TMA stores (or without warp specialization) the fragment goes
-// straight to global memory, with the masked path for edge tiles.
+// straight to global memory, with the masked path for edge tiles: the four
+// threads of a row exchange their pairs of halves so that each stores
+// eight consecutive ones.
 // NOTMA-LABEL: func.func @gemm_f16
 // NOTMA-NOT: tile.alloc : memref<2x128x64xf16
 // NOTMA-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
-// NOTMA: vector.store %{{.+}}, %{{.+}} : memref<?x?xf16>, vector<2xf16>
+// NOTMA: gpu.shuffle xor %{{.+}}, %c1_i32{{.*}}, %c32_i32 : i32
+// NOTMA: gpu.shuffle xor %{{.+}}, %c2_i32{{.*}}, %c32_i32 : i32
+// NOTMA: gpu.shuffle xor %{{.+}}, %c3_i32{{.*}}, %c32_i32 : i32
+// NOTMA: vector.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 // NOTMA: vector.maskedstore
 // NOTMA-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // NOTMA-LABEL: func.func @f32_out

@@ -34,6 +34,120 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+namespace {
+/// Register vectors that `lanes` neighbouring lanes exchange so that each
+/// stores `lanes` of them as one wider vector (planLaneExchange()).
+struct LaneExchange {
+  int64_t lanes = 1;
+  /// Per block, its first register (R_0, stored by emitting the block).
+  llvm::DenseMap<int64_t, SmallVector<int64_t, 4>> blocks;
+  /// Registers that another register's block covers.
+  llvm::DenseSet<int64_t> covered;
+};
+} // namespace
+
+/// Where the vectors of `v` elements that a loop map `lm` gives each
+/// thread lie, in every aligned group of `lanes` lanes, side by side in one
+/// row (lane j's vector starts j * v after lane 0's), and every thread
+/// holds `lanes` such vectors `lanes * v` apart in the row (R_0 ... R_k-1):
+/// the k x k transpose of those vectors across the group's lanes gives
+/// lane j the k * v contiguous elements of R_j's column block. Accumulator
+/// fragments of mma.sync and wgmma have this shape (a quad holds 8
+/// consecutive columns of a row, two each, in every 8-column group), so
+/// that their rows leave in 16-byte stores rather than 4-byte ones: a
+/// quarter of the store instructions, and of the 128-byte lines each
+/// touches per row. std::nullopt where the map has another shape.
+static std::optional<LaneExchange> planLaneExchange(const LoopMap &lm,
+                                                    int64_t v, int64_t lanes,
+                                                    int64_t warpSize) {
+  if (lm.replicated || lm.perThread || lm.activeThreads % warpSize != 0 ||
+      lm.numRegs % (v * lanes) != 0)
+    return std::nullopt;
+  int64_t stride = v * lanes;
+  for (int64_t t = 0; t < lm.activeThreads; ++t) {
+    int64_t j = t % lanes;
+    for (int64_t r = 0; r < lm.numRegs; r += v) {
+      ArrayRef<int64_t> c = lm.coords(t, r), c0 = lm.coords(t - j, r);
+      if (c.drop_back() != c0.drop_back() || c.back() != c0.back() + j * v)
+        return std::nullopt;
+    }
+  }
+  // The blocks, found on thread 0 and checked on every group's first lane.
+  std::map<SmallVector<int64_t>, int64_t> regAt;
+  for (int64_t r = 0; r < lm.numRegs; r += v) {
+    ArrayRef<int64_t> c = lm.coords(0, r);
+    regAt[SmallVector<int64_t>(c.begin(), c.end())] = r;
+  }
+  LaneExchange plan;
+  plan.lanes = lanes;
+  for (int64_t r = 0; r < lm.numRegs; r += v) {
+    ArrayRef<int64_t> c = lm.coords(0, r);
+    if (c.back() % (stride * lanes) != 0)
+      continue;
+    SmallVector<int64_t, 4> block;
+    for (int64_t m = 0; m < lanes; ++m) {
+      SmallVector<int64_t> at(c.begin(), c.end());
+      at.back() += m * stride;
+      auto it = regAt.find(at);
+      if (it == regAt.end())
+        return std::nullopt;
+      block.push_back(it->second);
+    }
+    for (int64_t m = 1; m < lanes; ++m)
+      plan.covered.insert(block[m]);
+    plan.blocks[r] = block;
+  }
+  if (static_cast<int64_t>(plan.blocks.size()) * lanes * v != lm.numRegs)
+    return std::nullopt;
+  for (int64_t t = 0; t < lm.activeThreads; t += lanes)
+    for (const auto &[first, block] : plan.blocks)
+      for (int64_t m = 0; m < lanes; ++m) {
+        ArrayRef<int64_t> c = lm.coords(t, block[m]),
+                          c0 = lm.coords(t, block[0]);
+        if (c.drop_back() != c0.drop_back() ||
+            c.back() != c0.back() + m * stride)
+          return std::nullopt;
+      }
+  return plan;
+}
+
+/// The transpose of the planLaneExchange() block `words` (word m of vector
+/// R_m of this lane) across `lanes` lanes with lane index `lane`: word s of
+/// the result is lane s's word of R_lane. Each lane sends, in round x, the
+/// word the lane `lane ^ x` needs, so both sides pick with selects on the
+/// lane's bits rather than index registers.
+static SmallVector<Value> transposeAcrossLanes(OpBuilder &b, Location loc,
+                                               ArrayRef<Value> words,
+                                               Value lane, int64_t warpSize) {
+  int64_t lanes = words.size();
+  // out[s] = in[s ^ lane], one stage of selects per bit of the lane.
+  auto xorPermute = [&](SmallVector<Value> in) {
+    auto i32 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+    };
+    for (int64_t bit = 1; bit < lanes; bit <<= 1) {
+      Value set = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, i32(bit)), i32(0));
+      SmallVector<Value> next;
+      for (int64_t s = 0; s < lanes; ++s)
+        next.push_back(
+            arith::SelectOp::create(b, loc, set, in[s ^ bit], in[s]));
+      in = std::move(next);
+    }
+    return in;
+  };
+  SmallVector<Value> send = xorPermute(SmallVector<Value>(words));
+  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), warpSize);
+  for (int64_t x = 1; x < lanes; ++x) {
+    Value mask = arith::ConstantIntOp::create(b, loc, b.getI32Type(), x);
+    send[x] = gpu::ShuffleOp::create(b, loc, send[x], mask, width,
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult();
+  }
+  return xorPermute(send);
+}
+
 /// Lowers `op` to vectorized per-thread loads and stores.
 ///
 /// One function: the whole-tile test, the fast path and the masked edge
@@ -153,6 +267,24 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   if (failed(fragRegs(src, srcRegs)) || failed(fragRegs(dst, dstRegs)))
     return failure();
 
+  // Registers stored to global memory in vectors narrower than 16 bytes
+  // may go out wider after an exchange across lanes (planLaneExchange()):
+  // `sv` elements a store.
+  std::optional<LaneExchange> exchange;
+  int64_t sv = v;
+  int64_t dstBytes = elementBytes(dstElem);
+  int64_t warpSize = options.target.getWarpSize();
+  if (src.space == MemorySpace::Fragment && dst.space == MemorySpace::Global &&
+      (v * dstBytes) % 4 == 0) {
+    int64_t limit = 16 / (v * dstBytes);
+    if (std::optional<uint64_t> w = op.getCoalescedWidth())
+      limit = std::min<int64_t>(limit, *w / v);
+    for (int64_t lanes = limit; lanes >= 2 && !exchange; lanes /= 2)
+      exchange = planLaneExchange(*lm, v, lanes, warpSize);
+    if (exchange)
+      sv = v * exchange->lanes;
+  }
+
   Type srcVecType = v > 1 ? Type(VectorType::get({v}, srcElem)) : srcElem;
   bool maskSrc = src.space == MemorySpace::Global && needsMask(src.type, tile);
   bool maskDst = dst.space == MemorySpace::Global && needsMask(dst.type, tile);
@@ -167,10 +299,10 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   bool narrowRuns = false;
 
   // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
-  // idx, 0, v) on an in-bounds row, else 0. Also the mask of the masked
+  // idx, 0, width) on an in-bounds row, else 0. Also the mask of the masked
   // vector accesses that edge vectors fall back to.
   auto validElements = [&](OpBuilder &b, Location loc, Value mem,
-                           ArrayRef<Value> memIdx) -> Value {
+                           ArrayRef<Value> memIdx, int64_t width) -> Value {
     unsigned last = memIdx.size() - 1;
     Value rowOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     for (unsigned d = 0; d < last; ++d)
@@ -181,7 +313,7 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     Value left = arith::SubIOp::create(
         b, loc, memref::DimOp::create(b, loc, mem, last), memIdx[last]);
     left = arith::MaxSIOp::create(b, loc, left, cst(b, loc, 0));
-    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, v));
+    left = arith::MinSIOp::create(b, loc, left, cst(b, loc, width));
     return arith::SelectOp::create(b, loc, rowOk, left, cst(b, loc, 0));
   };
   // Converts `value` (loop register `r`, at `coords`) to the destination's
@@ -217,20 +349,20 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     SmallVector<Value> idx = operandIndices(b, loc, dst, coords);
     auto [mem, memIdx] = address(b, loc, dst.buffer, idx);
     auto store = [&](OpBuilder &b) {
-      if (v == 1)
+      if (sv == 1)
         memref::StoreOp::create(b, loc, value, mem, memIdx);
       else
         vector::StoreOp::create(b, loc, value, mem, memIdx,
                                 /*nontemporal=*/false,
-                                llvm::MaybeAlign(v * elementBytes(dstElem)));
+                                llvm::MaybeAlign(sv * elementBytes(dstElem)));
     };
-    if (dst.space != MemorySpace::Global || trusted || (!maskDst && v == 1)) {
+    if (dst.space != MemorySpace::Global || trusted || (!maskDst && sv == 1)) {
       store(b);
       return;
     }
-    Value ok = maskDst ? inBounds(b, loc, mem, memIdx, v - 1) : Value();
-    if (v > 1) {
-      Value al = isAligned(b, loc, mem, memIdx, v * elementBytes(dstElem),
+    Value ok = maskDst ? inBounds(b, loc, mem, memIdx, sv - 1) : Value();
+    if (sv > 1) {
+      Value al = isAligned(b, loc, mem, memIdx, sv * elementBytes(dstElem),
                            elementBytes(dstElem));
       ok = ok ? arith::AndIOp::create(b, loc, ok, al).getResult() : al;
     }
@@ -238,16 +370,16 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     OpBuilder tb(ifOp.thenBlock()->getTerminator());
     store(tb);
     OpBuilder eb(ifOp.elseBlock()->getTerminator());
-    if (v == 1) {
+    if (sv == 1) {
       // Only reached when masked: the element is outside.
       return;
     }
     // A straddling or misaligned vector: one masked store at element
     // alignment (all lanes on when the tensor is not masked).
     Value count =
-        maskDst ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+        maskDst ? validElements(eb, loc, mem, memIdx, sv) : cst(eb, loc, sv);
     vector::MaskedStoreOp::create(eb, loc, mem, memIdx,
-                                  laneMask(eb, loc, count, v), value);
+                                  laneMask(eb, loc, count, sv), value);
   };
 
   // Copies a pipelined loop issues ahead go through cp.async (4, 8 or 16
@@ -307,6 +439,58 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
       if (r % v != 0)
         return;
       OpBuilder::InsertionGuard guard(b);
+      if (exchange) {
+        // One block: its vectors as words, transposed across the lanes,
+        // stored as lane j's column block, j * (lanes - 1) * v past its
+        // own R_0.
+        auto it = exchange->blocks.find(r);
+        if (it == exchange->blocks.end())
+          return;
+        int64_t lanes = exchange->lanes, words = v * dstBytes / 4;
+        auto wordType = VectorType::get({words}, b.getI32Type());
+        SmallVector<SmallVector<Value>> perVector;
+        for (int64_t reg : it->second) {
+          Value regs = fragments[src.buffer].second;
+          SmallVector<Value> elems;
+          for (int64_t k = 0; k < v; ++k)
+            elems.push_back(memref::LoadOp::create(
+                b, loc, regs, ValueRange{cst(b, loc, srcRegs[reg + k])}));
+          Value vec = vector::FromElementsOp::create(
+              b, loc, VectorType::get({v}, srcElem), elems);
+          Value packed = vector::BitCastOp::create(
+              b, loc, wordType, convert(b, loc, vec, dstElem));
+          SmallVector<Value> ws;
+          for (int64_t w = 0; w < words; ++w)
+            ws.push_back(vector::ExtractOp::create(b, loc, packed, w));
+          perVector.push_back(ws);
+        }
+        Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, lanes));
+        Value laneI32 =
+            arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lane);
+        SmallVector<SmallVector<Value>> out(lanes);
+        for (int64_t w = 0; w < words; ++w) {
+          SmallVector<Value> column;
+          for (int64_t m = 0; m < lanes; ++m)
+            column.push_back(perVector[m][w]);
+          SmallVector<Value> t =
+              transposeAcrossLanes(b, loc, column, laneI32, warpSize);
+          for (int64_t m = 0; m < lanes; ++m)
+            out[m].push_back(t[m]);
+        }
+        SmallVector<Value> all;
+        for (ArrayRef<Value> ws : out)
+          llvm::append_range(all, ws);
+        Value wide = vector::FromElementsOp::create(
+            b, loc, VectorType::get({lanes * words}, b.getI32Type()), all);
+        Value value = vector::BitCastOp::create(
+            b, loc, VectorType::get({sv}, dstElem), wide);
+        SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r);
+        coords.back() = arith::AddIOp::create(
+            b, loc, coords.back(),
+            arith::MulIOp::create(b, loc, lane, cst(b, loc, (lanes - 1) * v)));
+        convertAndStore(b, r, coords, value);
+        return;
+      }
       Value replica;
       SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
       if (dst.space != MemorySpace::Fragment)
@@ -339,7 +523,8 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
           // synchronous path below, in the innermost else branch, takes
           // the rest. A partial cp.async would be legal but reads past the
           // tensor as far as memory checkers can tell.
-          Value valid = maskSrc ? validElements(b, loc, mem, memIdx) : Value();
+          Value valid =
+              maskSrc ? validElements(b, loc, mem, memIdx, v) : Value();
           int64_t narrowest = narrowRuns ? 4 : v * elementBytes(srcElem);
           for (int64_t width = v; width * elementBytes(srcElem) >= narrowest;
                width /= 2) {
@@ -390,8 +575,8 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
           }
           // A straddling or misaligned vector: one masked load at element
           // alignment, zero outside the tensor.
-          Value count =
-              maskSrc ? validElements(eb, loc, mem, memIdx) : cst(eb, loc, v);
+          Value count = maskSrc ? validElements(eb, loc, mem, memIdx, v)
+                                : cst(eb, loc, v);
           Value lanes = laneMask(eb, loc, count, v);
           auto vecType = cast<VectorType>(srcVecType);
           Value zeros = arith::ConstantOp::create(
@@ -412,12 +597,12 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
                     : dst.space == MemorySpace::Global ? &dst
                                                        : nullptr;
   bool masked = global == &src ? maskSrc : maskDst;
-  if (!global || (!masked && v == 1)) {
+  if (!global || (!masked && sv == 1)) {
     emitAll(b);
   } else {
-    Value whole =
-        isWholeAlignedTile(b, loc, global->buffer, global->origin, tile, masked,
-                           v, elementBytes(global->type.getElementType()));
+    Value whole = isWholeAlignedTile(
+        b, loc, global->buffer, global->origin, tile, masked,
+        global == &dst ? sv : v, elementBytes(global->type.getElementType()));
     auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
     OpBuilder tb(ifOp.thenBlock()->getTerminator());
     trusted = true;

@@ -100,7 +100,11 @@
 // DIRECT-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
 // DIRECT-NOT: .param .align 64
 // DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
-// DIRECT: st.global.b32
+// The accumulator's rows leave in 16-byte stores: the four threads of a
+// row exchange their pairs of halves first.
+// DIRECT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1, 31, -1;
+// DIRECT: st.global.v4.b32
+// DIRECT-NOT: st.global.b32
 // DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // DIRECT-MANIFEST-NOT: tmap{{.*}}arg2
 // DIRECT-MANIFEST: shared 196672
