@@ -46,8 +46,13 @@
 //            loading the next tile's K, V and Q while the consumers finish
 //            this one. Measured faster for non-causal head dim 128 on
 //            sm_90a (docs/FlashAttention.md), not yet the default there;
-//            causal tiles differ in length, and a static round-robin of
-//            them loses to the hardware's dispatch
+//            causal tiles differ in length: persistent causal kernels
+//            take them in pairs of equal work (CHUNK)
+//   CHUNK    tiles a persistent block takes at a time (the kernel's
+//            persistent clause). With CHUNK = 2 causal row blocks are
+//            launched folded, the heaviest next to the lightest (i and
+//            n - 1 - i), so that every pair holds the same number of key
+//            blocks and the blocks' static shares of the grid are even
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
@@ -65,10 +70,12 @@
 // tile.params(sm_90a D=256): BN=64 STAGES=2 ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1
 // tile.params(sm_80 D=256): BN=32
 // tile.params(sm_90a CAUSAL=true): PANEL=8
+// tile.params(sm_90a D=128): PERSISTENT=true
+// tile.params(CAUSAL=true PERSISTENT=true): PANEL=1 CHUNK=2
 // tile.options(sm_90a): persistent=${PERSISTENT}
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1 PANEL=1
-// tile.params: PERSISTENT=false
+// tile.params: PERSISTENT=false CHUNK=1
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
                       %LSE: memref<?x?x?xf32>, %scale: f32) {
@@ -89,7 +96,7 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
   %gx = arith.ceildivui %sq, %bm : index
   %gy = arith.muli %batch, %hq : index
   tile.kernel blocks(%bx, %bh) in (%gx, %gy) threads(${THREADS})
-      rasterize(panel = ${PANEL}, order = row) {
+      rasterize(panel = ${PANEL}, order = row) persistent(chunk = ${CHUNK}) {
     // scale · log2(e): the exponent of exp2 is s · c - m · c, one FMA.
     %c = arith.mulf %scale, %log2e : f32
     %Qs = tile.alloc : memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
@@ -109,10 +116,19 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
     %hk = arith.divui %h, %group : index
     // Causal blocks are dispatched last row block first (within each
     // panel of heads): the blocks with the most keys start early and the
-    // light ones fill the tail.
+    // light ones fill the tail. Persistent blocks that take two tiles at a
+    // time get them folded: row blocks n - 1 - i and i.
     %gxLast = arith.subi %gx, %c1 : index
     %bxRev = arith.subi %gxLast, %bx : index
-    %bq = arith.select %causal, %bxRev, %bx : index
+    %chunk = arith.constant ${CHUNK} : index
+    %paired = arith.cmpi eq, %chunk, %c2 : index
+    %half = arith.divui %bx, %c2 : index
+    %odd = arith.remui %bx, %c2 : index
+    %isOdd = arith.cmpi eq, %odd, %c1 : index
+    %far = arith.subi %gxLast, %half : index
+    %bxFold = arith.select %isOdd, %half, %far : index
+    %bxCausal = arith.select %paired, %bxFold, %bxRev : index
+    %bq = arith.select %causal, %bxCausal, %bx : index
     %q0 = arith.muli %bq, %bm : index
     tile.copy %Q[%b, %h, %q0, %c0] -> %Qs
         : memref<?x?x?x${D}x${T}> -> memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>
