@@ -471,6 +471,13 @@ MlirTileRasterOrder mlirTileKernelOpGetRasterizeOrder(MlirOperation op) {
   return static_cast<MlirTileRasterOrder>(*kernel.getRasterizeOrder());
 }
 
+int64_t mlirTileKernelOpGetPersistentChunk(MlirOperation op) {
+  KernelOp kernel = dynCastOp<KernelOp>(op);
+  if (!kernel)
+    return 0;
+  return static_cast<int64_t>(kernel.getPersistentChunk().value_or(0));
+}
+
 intptr_t mlirTileKernelOpGetNumClusterDims(MlirOperation op) {
   KernelOp kernel = dynCastOp<KernelOp>(op);
   if (!kernel || !kernel.getCluster())

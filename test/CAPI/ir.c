@@ -67,7 +67,8 @@ static const char *const kModule =
     "  %c64 = arith.constant 64 : index\n"
     "  %zero = arith.constant 0.0 : f32\n"
     "  tile.kernel blocks(%bx, %by) in (%n, %c1) threads(256)\n"
-    "      rasterize(panel = 4, order = column) cluster(2, 1, 1) {\n"
+    "      rasterize(panel = 4, order = column) persistent(chunk = 2)\n"
+    "      cluster(2, 1, 1) {\n"
     "    %Xs = tile.alloc {layout = #tile.layout<(d0, d1) -> (d0 * 72 + d1)>}\n"
     "        : memref<64x64xf32, #gpu.address_space<workgroup>>\n"
     "    %Xf = tile.alloc : memref<64x64xf32, #tile.fragment>\n"
@@ -139,10 +140,11 @@ static MlirWalkResult describeOp(MlirOperation op, void *userData) {
     ++*numKernels;
     fprintf(stderr,
             "kernel threads=%" PRId64 " grid_dims=%" PRIdPTR " panel=%" PRId64
-            " order=%d cluster_dims=%" PRIdPTR "\n",
+            " order=%d chunk=%" PRId64 " cluster_dims=%" PRIdPTR "\n",
             mlirTileKernelOpGetThreads(op), mlirTileKernelOpGetNumGridDims(op),
             mlirTileKernelOpGetRasterizePanel(op),
             (int)mlirTileKernelOpGetRasterizeOrder(op),
+            mlirTileKernelOpGetPersistentChunk(op),
             mlirTileKernelOpGetNumClusterDims(op));
     for (intptr_t i = 0; i < mlirTileKernelOpGetNumGridDims(op); ++i) {
       MlirValue size = mlirTileKernelOpGetGridSize(op, i);
@@ -295,12 +297,12 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
   // CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} stages(3) {
   // CHECK: tile.gemm
   // CHECK: func.func @rowmax
-  // CHECK: rasterize(panel = 4, order = column) cluster(2, 1, 1)
+  // CHECK: rasterize(panel = 4, order = column) persistent(chunk = 2) cluster(2, 1, 1)
 
   int numKernels = 0;
   mlirOperationWalk(moduleOp, describeOp, &numKernels, MlirWalkPreOrder);
   fprintf(stderr, "kernels: %d\n", numKernels);
-  // CHECK:      kernel threads=128 grid_dims=2 panel=0 order=-1 cluster_dims=0
+  // CHECK:      kernel threads=128 grid_dims=2 panel=0 order=-1 chunk=0 cluster_dims=0
   // CHECK-NEXT:   grid[0] size from arith.constant, block id is arg 0
   // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   body args=2
@@ -314,7 +316,7 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
   // CHECK-NEXT: gemm shared x shared -> fragment transpose_a=0 transpose_b=0 clear_accum=0 policy=square
   // CHECK-NEXT: copy fragment -> global coalesced_width=0 disable_tma=0
 
-  // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 cluster_dims=3
+  // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 chunk=2 cluster_dims=3
   // CHECK-NEXT:   grid[0] size from <block arg>, block id is arg 0
   // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   cluster[0] = 2

@@ -420,6 +420,11 @@ MLIR_CAPI_EXPORTED int64_t mlirTileKernelOpGetRasterizePanel(MlirOperation op);
 MLIR_CAPI_EXPORTED MlirTileRasterOrder
 mlirTileKernelOpGetRasterizeOrder(MlirOperation op);
 
+/// Returns the chunk of the `persistent` clause (the tiles a persistent
+/// block takes at a time); 0 when the kernel has none, or when `op` is not
+/// a kernel.
+MLIR_CAPI_EXPORTED int64_t mlirTileKernelOpGetPersistentChunk(MlirOperation op);
+
 /// Returns the number of dimensions of the `cluster` clause; 0 when the
 /// kernel has none, or when `op` is not a kernel.
 MLIR_CAPI_EXPORTED intptr_t mlirTileKernelOpGetNumClusterDims(MlirOperation op);
