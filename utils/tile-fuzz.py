@@ -11,7 +11,7 @@ when that passes, `tile-compile FILE --chip CHIP` for each chip (the whole
 pipeline to PTX, and ptxas when it is found; for AMD chips such as gfx942,
 to HSACO, where a written code object is a success) and `tile-opt
 --tile-to-nvvm{chip=...}` (`--tile-to-rocdl` for AMD chips) for one chip
-per mutant.
+per mutant, every third mutant with `persistent=true`.
 
 Every outcome is classified. Good: an error located at `FILE:LINE:COL` of
 the mutant that the parser, a tile verifier or a tile pass reports, or a
@@ -558,11 +558,13 @@ class Runner:
         if self.args.opt_pipeline:
             chip = self.args.chips[index % len(self.args.chips)]
             # AMD chips go through tile-to-rocdl (AMDGPU assembly), NVIDIA
-            # ones through tile-to-nvvm (PTX).
+            # ones through tile-to-nvvm (PTX); every third mutant with its
+            # kernels made persistent (tile loops, the persistent clause).
+            extra = " persistent=true" if index % 3 == 2 else ""
             out.append(("opt-" + chip, lambda p, d, c=chip: [
                 self.args.tile_opt, p,
-                "--tile-to-%s=chip=%s format=isa" %
-                ("rocdl" if c.startswith("gfx") else "nvvm", c),
+                "--tile-to-%s=chip=%s format=isa%s" %
+                ("rocdl" if c.startswith("gfx") else "nvvm", c, extra),
                 "-o", os.devnull]))
         return out
 
