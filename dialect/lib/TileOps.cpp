@@ -377,6 +377,9 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
+/// The largest `persistent(chunk = N)`: a grid's x extent.
+static constexpr int64_t kMaxPersistentChunk = (int64_t{1} << 31) - 1;
+
 LogicalResult KernelOp::verify() {
   if ((*this)->getParentOfType<KernelOp>())
     return emitOpError("cannot be nested in another 'tile.kernel'");
@@ -391,6 +394,12 @@ LogicalResult KernelOp::verify() {
     return emitOpError("rasterize_order requires rasterize_panel");
   if (getRasterizePanel() && getGrid().size() < 2)
     return emitOpError("rasterize needs a grid of at least 2 dimensions");
+  // A chunk is a run of tiles of one launch, whose tile count fits 64 bits
+  // with room for the chunk arithmetic only below 2^31 tiles a chunk.
+  if (std::optional<uint64_t> chunk = getPersistentChunk();
+      chunk && *chunk > uint64_t{kMaxPersistentChunk})
+    return emitOpError() << "expected a persistent chunk in [1, "
+                         << kMaxPersistentChunk << "], got " << *chunk;
 
   // Extents known at compile time must be launchable: positive, and within
   // the hardware limits of each grid dimension.

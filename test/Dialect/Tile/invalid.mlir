@@ -254,6 +254,15 @@ func.func @kernel_persistent_chunk(%n: index) {
 
 // -----
 
+func.func @kernel_persistent_chunk_huge(%n: index) {
+  // expected-error @+1 {{'tile.kernel' op expected a persistent chunk in [1, 2147483647], got 4294967296}}
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 4294967296) {
+  }
+  return
+}
+
+// -----
+
 func.func @kernel_zero_grid() {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.kernel' op expected grid extent 0 in [1, 2147483647], got 0}}

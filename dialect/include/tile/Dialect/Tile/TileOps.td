@@ -50,7 +50,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       than blocks keeps one tile a block. A kernel whose tiles pair
       up into equal work (causal attention's row blocks i and n - 1 - i,
       placed next to each other) balances its blocks with `N = 2`. A
-      kernel that is not made persistent ignores the clause.
+      kernel that is not made persistent ignores the clause. N is at
+      most 2^31 - 1.
     - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90): at most 16
       blocks; constant grid extents must be multiples of the cluster
       extents, and dimensions the grid lacks have cluster extent 1. Dynamic
