@@ -39,10 +39,9 @@ namespace {
 /// stores `lanes` of them as one wider vector (planLaneExchange()).
 struct LaneExchange {
   int64_t lanes = 1;
-  /// Per block, its first register (R_0, stored by emitting the block).
+  /// The blocks' registers R_0 ... R_k-1, by R_0 (the block is stored
+  /// where the copy's per-register loop reaches R_0).
   llvm::DenseMap<int64_t, SmallVector<int64_t, 4>> blocks;
-  /// Registers that another register's block covers.
-  llvm::DenseSet<int64_t> covered;
 };
 } // namespace
 
@@ -93,8 +92,6 @@ static std::optional<LaneExchange> planLaneExchange(const LoopMap &lm,
         return std::nullopt;
       block.push_back(it->second);
     }
-    for (int64_t m = 1; m < lanes; ++m)
-      plan.covered.insert(block[m]);
     plan.blocks[r] = block;
   }
   if (static_cast<int64_t>(plan.blocks.size()) * lanes * v != lm.numRegs)
@@ -286,6 +283,19 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   }
 
   Type srcVecType = v > 1 ? Type(VectorType::get({v}, srcElem)) : srcElem;
+  // The vector of `v` fragment registers starting at loop register `r` of
+  // the source (a scalar where v is 1).
+  auto readFragment = [&](OpBuilder &b, int64_t r) -> Value {
+    Value regs = fragments[src.buffer].second;
+    SmallVector<Value> elems;
+    for (int64_t k = 0; k < v; ++k)
+      elems.push_back(memref::LoadOp::create(
+          b, loc, regs, ValueRange{cst(b, loc, srcRegs[r + k])}));
+    if (v == 1)
+      return elems[0];
+    return vector::FromElementsOp::create(b, loc, cast<VectorType>(srcVecType),
+                                          elems);
+  };
   bool maskSrc = src.space == MemorySpace::Global && needsMask(src.type, tile);
   bool maskDst = dst.space == MemorySpace::Global && needsMask(dst.type, tile);
   // Set while emitting the path taken when the global tile is whole and
@@ -450,13 +460,10 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
         auto wordType = VectorType::get({words}, b.getI32Type());
         SmallVector<SmallVector<Value>> perVector;
         for (int64_t reg : it->second) {
-          Value regs = fragments[src.buffer].second;
-          SmallVector<Value> elems;
-          for (int64_t k = 0; k < v; ++k)
-            elems.push_back(memref::LoadOp::create(
-                b, loc, regs, ValueRange{cst(b, loc, srcRegs[reg + k])}));
-          Value vec = vector::FromElementsOp::create(
-              b, loc, VectorType::get({v}, srcElem), elems);
+          Value vec = readFragment(b, reg);
+          if (v == 1)
+            vec = vector::FromElementsOp::create(
+                b, loc, VectorType::get({1}, srcElem), ValueRange{vec});
           Value packed = vector::BitCastOp::create(
               b, loc, wordType, convert(b, loc, vec, dstElem));
           SmallVector<Value> ws;
@@ -498,15 +505,7 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
       // Read.
       Value value;
       if (src.space == MemorySpace::Fragment) {
-        Value regs = fragments[src.buffer].second;
-        SmallVector<Value> elems;
-        for (int64_t k = 0; k < v; ++k)
-          elems.push_back(memref::LoadOp::create(
-              b, loc, regs, ValueRange{cst(b, loc, srcRegs[r + k])}));
-        value = v > 1 ? vector::FromElementsOp::create(
-                            b, loc, cast<VectorType>(srcVecType), elems)
-                            .getResult()
-                      : elems[0];
+        value = readFragment(b, r);
       } else {
         SmallVector<Value> idx = operandIndices(b, loc, src, coords);
         auto [mem, memIdx] = address(b, loc, src.buffer, idx);
