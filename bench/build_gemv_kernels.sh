@@ -36,9 +36,18 @@ run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 # W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
 # for the GEMV), with zero points and without.
 # The kernel's tile.params(G=...) lines set GS = BK / G and GR = G / 8.
-for g in 32 64 128; do
+# The default (G = 128) is the dispatching artifact of kernels/gemv_tuned.txt
+# where the table has rules for the chip (sm_90a: 8-row blocks up to N =
+# 12288, 16-row ones above).
+for g in 32 64; do
   run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g
 done
+if grep -q "^gemv_w4a16 .*chip=$chip" kernels/gemv_tuned.txt; then
+  run gemv_w4a16-f16-g128 kernels/gemv_w4a16.mlir \
+    --dispatch kernels/gemv_tuned.txt
+else
+  run gemv_w4a16-f16-g128 kernels/gemv_w4a16.mlir -D G=128
+fi
 # bf16 accumulates in f32 (the kernel's default for AT = bf16: CT = bf16
 # would round every step to 8 bits),
 # and so does one f16 build, beside the default f16 accumulation.

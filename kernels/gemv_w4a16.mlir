@@ -68,6 +68,14 @@
 //
 // The pipelined loop runs on cp.async (a producer warpgroup would double
 // the block for copies this small).
+//
+// Shape dispatch: `tile-compile --dispatch kernels/gemv_tuned.txt` builds
+// the table's rules for the default f16 build on sm_90a into one artifact
+// that picks its block by the rows of P at each launch: 8 rows per block
+// (BN = 8, five blocks per SM) up to N = 12288, where 16-row blocks would
+// fill one wave of the GPU and a sliver of a second (N = 9216: 576 blocks
+// on 528 slots), and the 16-row default above (docs/Quantized.md).
+// tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
 // tile.options(sm_90a): no-warp-specialize=true min-blocks-per-sm=${MINB}
