@@ -58,3 +58,22 @@ func.func @rows_192(%A: memref<192x64xf16>, %B: memref<64x64xf16>, %M: memref<19
   }
   return
 }
+
+// -----
+
+// A copy whose vectors do not split evenly over the block's threads: the
+// 1024 16-byte vectors of a 64x128 f16 tile on 384 threads go to the 256
+// threads that split them (four each, rows of 16 vectors on consecutive
+// threads); threads 256-383 take no part.
+
+// CHECK-LABEL: func.func @copy_uneven
+// CHECK: tile.copy %{{.*}} -> %{{.*}} {tile.loop = #tile.fragment<[64, 128], threads = 384, (d0, d1) -> ((d0 mod 16) * 16 + d1 floordiv 8, (d0 floordiv 16) * 8 + d1 mod 8)>}
+func.func @copy_uneven(%A: memref<64x128xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(384) {
+    %As = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %As : memref<64x128xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -155,3 +155,27 @@ func.func @quad_exchange(%O: memref<?x?xf16>, %P: memref<?x?xf32>, %i: index) {
   }
   return
 }
+
+// -----
+
+// The loop layout inference gives a copy whose 1024 vectors do not split
+// over 384 threads: 256 threads copy four vectors each and the others
+// skip the copy, on the aligned path and on the one that checks each
+// vector's alignment.
+
+// CHECK-LABEL: func.func @copy_uneven_threads
+// CHECK:     %[[TID:.*]] = gpu.thread_id x
+// CHECK:     arith.cmpi ult, %[[TID]], %c256
+// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x128xf16>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK:     arith.cmpi ult, %[[TID]], %c256
+// CHECK:     return
+func.func @copy_uneven_threads(%A: memref<64x128xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(384) {
+    %As = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%c0, %c0] -> %As {tile.loop = #tile.fragment<[64, 128], threads = 384, (d0, d1) -> ((d0 mod 16) * 16 + d1 floordiv 8, (d0 floordiv 16) * 8 + d1 mod 8)>} : memref<64x128xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -57,9 +57,17 @@ Fragment mlir::tile::getCoalescedFragment(MLIRContext *ctx,
     stride *= d == rank - 1 ? inner / vector : shape[d];
   }
   int64_t numVectors = stride;
+  // Where the vectors do not split evenly over the threads (1024 vectors on
+  // 384 threads), the largest thread count that splits them copies them
+  // and the other threads idle: every round stays contiguous and each
+  // active thread takes the same number of vectors.
+  int64_t active = threads;
+  if (numVectors > threads)
+    while (numVectors % active != 0)
+      --active;
   AffineExpr lane = getAffineDimExpr(rank - 1, ctx) % vector;
   int64_t perRow = inner / vector;
-  if (rank >= 2 && numVectors > threads && threads % perRow == 0) {
+  if (rank >= 2 && numVectors > active && active % perRow == 0) {
     // Whole rows per round of threads: say it with the row index, which
     // reads better than the vector index.
     AffineExpr row = getAffineConstantExpr(0, ctx);
@@ -68,16 +76,16 @@ Fragment mlir::tile::getCoalescedFragment(MLIRContext *ctx,
       row = row + getAffineDimExpr(d, ctx) * rowStride;
       rowStride *= shape[d];
     }
-    int64_t rowsPerRound = threads / perRow;
+    int64_t rowsPerRound = active / perRow;
     AffineExpr inRow = getAffineDimExpr(rank - 1, ctx).floorDiv(vector);
     AffineExpr thread = (row % rowsPerRound) * perRow + inRow;
     AffineExpr reg = row.floorDiv(rowsPerRound) * vector + lane;
     return Fragment::get(shape, getReadableExpr(thread, rank, 0),
                          getReadableExpr(reg, rank, 0), threads);
   }
-  AffineExpr thread = numVectors <= threads ? vec : vec % threads;
+  AffineExpr thread = numVectors <= active ? vec : vec % active;
   AffineExpr reg =
-      numVectors <= threads ? lane : vec.floorDiv(threads) * vector + lane;
+      numVectors <= active ? lane : vec.floorDiv(active) * vector + lane;
   thread = getReadableExpr(thread, rank, 0);
   reg = getReadableExpr(reg, rank, 0);
   return Fragment::get(shape, thread, reg, threads);
