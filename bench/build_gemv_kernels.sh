@@ -58,9 +58,17 @@ run gemv_w4a16-f16-g128-f32acc kernels/gemv_w4a16.mlir -D CT=f32
 run gemv_w4a16-f16-g128-m2 kernels/gemv_w4a16.mlir -D BM=2
 run gemv_w4a16-f16-g128-m4 kernels/gemv_w4a16.mlir -D BM=4 -D BN=4
 # The tensor-core kernel for m <= 16 (f32 accumulation).
-for g in 32 64 128; do
+# The default (G = 128) dispatches as the one-row kernel does (sm_90a: five
+# blocks per SM up to N = 12288).
+for g in 32 64; do
   run "gemv_w4a16_mma-f16-g$g" kernels/gemv_w4a16_mma.mlir -D G=$g
 done
+if grep -q "^gemv_w4a16_mma .*chip=$chip" kernels/gemv_tuned.txt; then
+  run gemv_w4a16_mma-f16-g128 kernels/gemv_w4a16_mma.mlir \
+    --dispatch kernels/gemv_tuned.txt
+else
+  run gemv_w4a16_mma-f16-g128 kernels/gemv_w4a16_mma.mlir -D G=128
+fi
 run gemv_w4a16_mma-bf16-g128 kernels/gemv_w4a16_mma.mlir -D AT=bf16
 run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
 run gemm_w4a16-bf16-g128 kernels/gemm_w4a16.mlir -D G=128 -D AT=bf16

@@ -46,6 +46,9 @@
 //   SLOTS    blocks the grid should have at least, splitting K to get them:
 //            blocks per SM (shared memory allows) times the SMs
 //   MAXSPLIT the most blocks one tile's K is split across
+//   MINB     blocks that must fit on one SM (tile-compile's
+//            min-blocks-per-sm, which caps the registers on sm_90a): 0, no
+//            cap, by default
 //   MMA, MMASHAPE  the tensor-core instruction of the gemm (its `mma`,
 //            which layout inference then keeps): mma_sync m16n8k16 on
 //            NVIDIA chips, mfma m16n16k16 on AMD ones
@@ -60,15 +63,23 @@
 // gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages (37 KiB, so
 // one block per CU: 304 on gfx942, 110 on gfx90a), two waves; never run on
 // an AMD GPU.
+//
+// Shape dispatch: `tile-compile --dispatch kernels/gemv_tuned.txt` builds
+// the f16 G = 128 kernel for sm_90a into one artifact that caps the
+// registers at five blocks per SM (MINB = 5) up to N = 12288 rows of P.
+// There the grid is K split four ways, 576 blocks, which with zero points
+// (105 registers, four blocks per SM) is one wave of 528 and 48 blocks
+// more; with five they are one wave (docs/Quantized.md).
+// tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
 // tile.params(sm_90a): STAGES=2 SLOTS=792
 // tile.params(sm_80): SLOTS=324
 // tile.params(gfx942): STAGES=2 SLOTS=304 MMA=mfma MMASHAPE=m16n16k16
 // tile.params(gfx90a): STAGES=2 SLOTS=110 MMA=mfma MMASHAPE=m16n16k16
-// tile.options(sm_90a): no-warp-specialize=true index-bitwidth=32
+// tile.options(sm_90a): no-warp-specialize=true index-bitwidth=32 min-blocks-per-sm=${MINB}
 // tile.options(sm_80): index-bitwidth=32
 //
 // tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=3
-// tile.params: G=128 AT=f16 ZM=1024.0 SLOTS=528 MAXSPLIT=4
+// tile.params: G=128 AT=f16 ZM=1024.0 SLOTS=528 MAXSPLIT=4 MINB=0
 // tile.params: MMA=mma_sync MMASHAPE=m16n8k16
 // tile.params(AT=bf16): ZM=128.0
 // tile.params(G=64): GS=4
