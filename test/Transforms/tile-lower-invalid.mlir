@@ -335,3 +335,18 @@ func.func @pipelined_late_reader_uses_result(%A: memref<?x16xf16>, %B: memref<?x
   }
   return
 }
+
+// -----
+
+// A layout whose threads would each unroll more points than the lowering
+// takes: 4096 elements on 2 threads.
+func.func @too_many_points_per_thread(%A: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(2) {
+    %s = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.copy' op layout unrolls to 2048 points per thread (2 threads), more than 1024; give the kernel more threads or the op a smaller tile}}
+    tile.copy %A[%c0, %c0] -> %s {tile.loop = #tile.fragment<[64, 64], threads = 2, (d0, d1) -> (d0 mod 2, (d0 floordiv 2) * 64 + d1)>} : memref<64x64xf32> -> memref<64x64xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}

@@ -167,6 +167,9 @@ SmallVector<Value> lowering::materialize(OpBuilder &b, Location loc,
 // Loop layouts: (thread, register) -> coordinates
 //===----------------------------------------------------------------------===//
 
+/// The most points (elements) of an op's loop layout one thread may unroll.
+static constexpr int64_t kMaxPointsPerThread = 1024;
+
 static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
                                        int64_t blockThreads) {
   LoopMap lm;
@@ -206,9 +209,15 @@ static FailureOr<LoopMap> buildLoopMap(Operation *op, const Fragment &frag,
   lm.inverse = *inverse;
   lm.activeThreads = codomain[0];
   lm.numRegs = codomain[1];
-  if (lm.activeThreads * lm.numRegs > (int64_t(1) << 20))
-    return op->emitOpError("layout too large to unroll: ")
-           << lm.numRegs << " registers per thread";
+  // Each thread's points are unrolled into straight-line code, whose size
+  // LLVM's optimizations and NVPTX's code generation handle in worse than
+  // linear time (a copy of 768 points a thread took 10 s, one of 1536 a
+  // minute): beyond kMaxPointsPerThread the kernel gets a diagnostic.
+  if (lm.numRegs > kMaxPointsPerThread)
+    return op->emitOpError("layout unrolls to ")
+           << lm.numRegs << " points per thread (" << lm.activeThreads
+           << " threads), more than " << kMaxPointsPerThread
+           << "; give the kernel more threads or the op a smaller tile";
   lm.table.reserve(lm.activeThreads * lm.numRegs);
   for (int64_t t = 0; t < lm.activeThreads; ++t)
     for (int64_t r = 0; r < lm.numRegs; ++r) {
