@@ -3,9 +3,10 @@
 # library FlashAttention (kernels/flash_attn.mlir) for CHIP (default
 # sm_90a) in every variant bench/gpu_flash_attn.py runs: f16 and bf16, head
 # dim 64, 128 and 256 (64 and 128 on AMD chips), causal and not, one
-# directory each (OUT/T-dD-causal, OUT/T-dD-full), with --fast-math (exp2 as one ex2.approx.ftz). Extra
-# options (-D NAME=VALUE, --no-warp-specialize, ...) go to every variant;
-# TYPES and DIMS (space-separated) narrow the set.
+# directory each (OUT/T-dD-causal, OUT/T-dD-full), with --fast-math (exp2
+# as one ex2.approx.ftz). Extra options (-D NAME=VALUE,
+# --no-warp-specialize, ...) go to every variant; TYPES and DIMS
+# (space-separated) narrow the set.
 set -euo pipefail
 OUT=${1:?usage: flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...]}
 CHIP=${2:-sm_90a}
