@@ -69,7 +69,9 @@
 // registers at five blocks per SM (MINB = 5) up to N = 12288 rows of P.
 // There the grid is K split four ways, 576 blocks, which with zero points
 // (105 registers, four blocks per SM) is one wave of 528 and 48 blocks
-// more; with five they are one wave (docs/Quantized.md).
+// more; with five they are one wave. From 12289 to 16384 rows with K up
+// to 16384 it splits K at most two ways (MAXSPLIT = 2), one wave where
+// four ways made two (docs/Quantized.md).
 // tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
 // tile.params(sm_90a): STAGES=2 SLOTS=792
 // tile.params(sm_80): SLOTS=324
