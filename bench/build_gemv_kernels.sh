@@ -27,6 +27,16 @@ run() { # name file args...
   echo "tile-compile $file -o $name --chip $chip $*" >>"$info"
   "$compile" "$file" -o "$out/$name" --chip "$chip" "$@"
 }
+# The G = 128 default of kernel KERNEL (kernels/KERNEL.mlir): the
+# dispatching artifact of kernels/gemv_tuned.txt where the table has rules
+# for the chip, else the file's defaults.
+run_default() { # name kernel
+  if grep -q "^$2 .*chip=$chip" kernels/gemv_tuned.txt; then
+    run "$1" "kernels/$2.mlir" --dispatch kernels/gemv_tuned.txt
+  else
+    run "$1" "kernels/$2.mlir" -D G=128
+  fi
+}
 # fp16 / bf16 GEMV with the chip's defaults (one row of X per block), and
 # a batched configuration: four rows of X per block, one row of W per
 # warp.
@@ -42,12 +52,7 @@ run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 for g in 32 64; do
   run "gemv_w4a16-f16-g$g" kernels/gemv_w4a16.mlir -D G=$g
 done
-if grep -q "^gemv_w4a16 .*chip=$chip" kernels/gemv_tuned.txt; then
-  run gemv_w4a16-f16-g128 kernels/gemv_w4a16.mlir \
-    --dispatch kernels/gemv_tuned.txt
-else
-  run gemv_w4a16-f16-g128 kernels/gemv_w4a16.mlir -D G=128
-fi
+run_default gemv_w4a16-f16-g128 gemv_w4a16
 # bf16 accumulates in f32 (the kernel's default for AT = bf16: CT = bf16
 # would round every step to 8 bits),
 # and so does one f16 build, beside the default f16 accumulation.
@@ -63,12 +68,7 @@ run gemv_w4a16-f16-g128-m4 kernels/gemv_w4a16.mlir -D BM=4 -D BN=4
 for g in 32 64; do
   run "gemv_w4a16_mma-f16-g$g" kernels/gemv_w4a16_mma.mlir -D G=$g
 done
-if grep -q "^gemv_w4a16_mma .*chip=$chip" kernels/gemv_tuned.txt; then
-  run gemv_w4a16_mma-f16-g128 kernels/gemv_w4a16_mma.mlir \
-    --dispatch kernels/gemv_tuned.txt
-else
-  run gemv_w4a16_mma-f16-g128 kernels/gemv_w4a16_mma.mlir -D G=128
-fi
+run_default gemv_w4a16_mma-f16-g128 gemv_w4a16_mma
 run gemv_w4a16_mma-bf16-g128 kernels/gemv_w4a16_mma.mlir -D AT=bf16
 run gemm_w4a16-f16-g128 kernels/gemm_w4a16.mlir -D G=128
 run gemm_w4a16-bf16-g128 kernels/gemm_w4a16.mlir -D G=128 -D AT=bf16
