@@ -466,6 +466,27 @@ bool Layout::isBijective() const {
   return getBijectiveCodomain(*this).has_value();
 }
 
+bool Layout::isInjectiveOffset() const {
+  if (numResults != 1 || getNumElements(shape) > kMaxEnumeratedElements)
+    return false;
+  SmallVector<int64_t> images;
+  bool negative = false;
+  forEachCoordinate(shape, [&](ArrayRef<int64_t> coords) {
+    int64_t value = apply(coords)[0];
+    negative |= value < 0;
+    images.push_back(value);
+  });
+  if (negative || images.empty())
+    return !negative;
+  llvm::BitVector seen(*llvm::max_element(images) + 1);
+  for (int64_t image : images) {
+    if (seen.test(image))
+      return false;
+    seen.set(image);
+  }
+  return true;
+}
+
 bool Layout::isEquivalentTo(const Layout &other) const {
   if (shape != other.shape || numResults != other.numResults)
     return false;

@@ -110,8 +110,9 @@ static constexpr MmaEntry kMfmaCdna2[] = {
 };
 
 static constexpr TargetFeature kAmpere = TargetFeature::cp_async;
-static constexpr TargetFeature kHopper =
-    TargetFeature::cp_async | TargetFeature::tma;
+static constexpr TargetFeature kHopper = TargetFeature::cp_async |
+                                         TargetFeature::tma |
+                                         TargetFeature::vector_atomics;
 static constexpr TargetFeature kHopperA =
     kHopper | TargetFeature::warp_specialize;
 
@@ -231,7 +232,7 @@ std::optional<TargetLimits> mlir::tile::lookupTargetLimits(StringRef chip) {
   if (!entry)
     return std::nullopt;
   return TargetLimits{entry->vendor, entry->sharedPerBlock,
-                      entry->registersPerThread};
+                      entry->registersPerThread, entry->features};
 }
 
 TargetAttr mlir::tile::getDefaultTarget(MLIRContext *ctx) {
@@ -448,7 +449,7 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 /// Every single-bit feature, in bit order.
 static constexpr TargetFeature kAllFeatures[] = {
     TargetFeature::cp_async, TargetFeature::tma, TargetFeature::warp_specialize,
-    TargetFeature::buffer_load_lds};
+    TargetFeature::buffer_load_lds, TargetFeature::vector_atomics};
 
 bool TargetAttr::has(TargetFeature feature) const {
   return bitEnumContainsAll(getFeatures(), feature);
@@ -535,7 +536,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
               return parser.emitError(featureLoc)
                      << "unknown target feature '" << name
                      << "' (known: cp_async, tma, warp_specialize, "
-                        "buffer_load_lds)";
+                        "vector_atomics, buffer_load_lds)";
             features = features | *feature;
             return success();
           }) ||
@@ -609,9 +610,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << entry;
   }
   TargetFeature vendorFeatures =
-      vendor == Vendor::nvidia ? TargetFeature::cp_async | TargetFeature::tma |
-                                     TargetFeature::warp_specialize
-                               : TargetFeature::buffer_load_lds;
+      vendor == Vendor::nvidia
+          ? TargetFeature::cp_async | TargetFeature::tma |
+                TargetFeature::warp_specialize | TargetFeature::vector_atomics
+          : TargetFeature::buffer_load_lds;
   for (TargetFeature feature : kAllFeatures)
     if (bitEnumContainsAll(features, feature) &&
         !bitEnumContainsAll(vendorFeatures, feature))

@@ -579,6 +579,21 @@ LogicalResult AllocOp::verify() {
                        << layout;
 }
 
+int64_t AllocOp::getFootprintBytes() {
+  MemRefType type = getType();
+  int64_t bytes = getBufferBytes(type);
+  auto layout = dyn_cast_or_null<LayoutAttr>(getLayoutAttr());
+  if (!layout || getMemorySpace(type) != MemorySpace::Shared)
+    return bytes;
+  std::optional<Layout> l = layout.getLayoutFor(type.getShape());
+  if (!l || l->getNumResults() != 1)
+    return bytes;
+  int64_t span = l->getCodomainShape()[0];
+  if (span <= type.getNumElements())
+    return bytes;
+  return getBufferBytes(MemRefType::get({span}, type.getElementType()));
+}
+
 //===----------------------------------------------------------------------===//
 // CopyOp
 //===----------------------------------------------------------------------===//
@@ -901,6 +916,32 @@ LogicalResult AtomicOp::verify() {
   }
   return verifyTileRegion(*this, "destination", dst, getDstIndices(),
                           src.getShape());
+}
+
+//===----------------------------------------------------------------------===//
+// RedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RedOp::verify() {
+  MemRefType type = getMemref().getType();
+  auto vec = cast<VectorType>(getValue().getType());
+  if (getMemorySpace(type) != MemorySpace::Global)
+    return emitOpError() << "expected a global memref, got "
+                         << stringifyMemorySpace(getMemorySpace(type)) << " "
+                         << type;
+  if (type.getElementType() != vec.getElementType())
+    return emitOpError() << "expected a memref of " << vec.getElementType()
+                         << ", got " << type;
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError() << "expected " << type.getRank() << " indices, got "
+                         << getIndices().size();
+  int64_t n = vec.getNumElements();
+  bool ok = vec.getElementType().isF32() ? (n == 2 || n == 4)
+                                         : (n == 2 || n == 4 || n == 8);
+  if (!ok)
+    return emitOpError() << "expected 2, 4 or 8 halves or 2 or 4 f32, got "
+                         << vec;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -125,12 +125,13 @@ func.func @gemm_warps() {
 
 // -----
 
-// The lowering addresses shared buffers as flat buffers of their size.
-func.func @padded_shared() {
+// A shared layout gives every element its own offset (padding may leave
+// gaps between them).
+func.func @overlapping_shared() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {
-    // expected-error @below {{'tile.alloc' op expected a layout annotation that permutes the 4096 elements of 'memref<128x32xf16, #gpu.address_space<workgroup>>', got #tile.layout<[128, 32], padded<8>>}}
-    %S = tile.alloc {layout = #tile.layout<[128, 32], padded<8>>} : memref<128x32xf16, #gpu.address_space<workgroup>>
+    // expected-error @below {{'tile.alloc' op expected a layout annotation that gives each of the 4096 elements of 'memref<128x32xf16, #gpu.address_space<workgroup>>' its own offset, got #tile.layout<[128, 32], (d0, d1) -> (d0 * 16 + d1)>}}
+    %S = tile.alloc {layout = #tile.layout<[128, 32], (d0, d1) -> (d0 * 16 + d1)>} : memref<128x32xf16, #gpu.address_space<workgroup>>
   }
   return
 }

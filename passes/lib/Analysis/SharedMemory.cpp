@@ -25,7 +25,7 @@ SharedMemoryPlan mlir::tile::planSharedMemory(KernelOp kernel,
     MemRefType type = alloc.getType();
     if (getMemorySpace(type) != MemorySpace::Shared)
       return;
-    int64_t bytes = getBufferBytes(type);
+    int64_t bytes = alloc.getFootprintBytes();
     int64_t align = bytes >= kLargeBufferBytes
                         ? std::max(alignment, kLargeBufferAlignment)
                         : alignment;

@@ -13,10 +13,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/TileOps.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -116,6 +118,69 @@ LogicalResult tile::checkKnownLaunchSizes(gpu::GPUModuleOp module) {
 }
 
 namespace {
+/// tile.red as inline PTX `red.global.add`: the element's address from the
+/// memref descriptor (all 64 bits of its base pointer, whatever the index
+/// width), then the vector as f16x2 / bf16x2 words or f32 registers.
+struct RedOpLowering : public ConvertOpToLLVMPattern<tile::RedOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::RedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value ptr = getStridedElementPtr(rewriter, loc, op.getMemref().getType(),
+                                     adaptor.getMemref(), adaptor.getIndices());
+    auto globalPtr = LLVM::LLVMPointerType::get(
+        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+    if (ptr.getType() != globalPtr)
+      ptr = LLVM::AddrSpaceCastOp::create(rewriter, loc, globalPtr, ptr);
+    auto vec = cast<VectorType>(op.getValue().getType());
+    Type elem = vec.getElementType();
+    int64_t n = vec.getNumElements();
+    SmallVector<Value> operands = {ptr};
+    std::string text = "red.global.add", constraints = "l";
+    if (elem.isF32()) {
+      text += ".v" + std::to_string(n) + ".f32";
+      for (int64_t i = 0; i < n; ++i) {
+        operands.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, adaptor.getValue(),
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), i)));
+        constraints += ",f";
+      }
+    } else {
+      // 16-bit elements go as packed pairs, one 32-bit register each.
+      int64_t words = n / 2;
+      Value packed = LLVM::BitcastOp::create(
+          rewriter, loc, VectorType::get({words}, rewriter.getI32Type()),
+          adaptor.getValue());
+      for (int64_t i = 0; i < words; ++i) {
+        operands.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, packed,
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), i)));
+        constraints += ",r";
+      }
+      text += ".noftz";
+      if (words > 1)
+        text += ".v" + std::to_string(words);
+      text += elem.isF16() ? ".f16x2" : ".bf16x2";
+    }
+    text += " [$0], ";
+    size_t count = operands.size() - 1;
+    text += count > 1 ? "{" : "";
+    for (size_t i = 1; i <= count; ++i)
+      text += (i > 1 ? ", $" : "$") + std::to_string(i);
+    text += count > 1 ? "};" : ";";
+    LLVM::InlineAsmOp::create(rewriter, loc, Type(), operands, text,
+                              constraints, /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                              ArrayAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TileConvertNVGPUToNVVMPass
     : public tile::impl::TileConvertNVGPUToNVVMBase<
           TileConvertNVGPUToNVVMPass> {
@@ -175,11 +240,13 @@ struct TileConvertNVGPUToNVVMPass
         return signalPassFailure();
     RewritePatternSet patterns(ctx);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    patterns.add<RedOpLowering>(converter);
     // mbarrier.create becomes a memref.global and memref.get_global, which
     // convert-gpu-to-nvvm lowers with the kernel's other memrefs.
     LLVMConversionTarget target(*ctx);
     target.addLegalDialect<NVVM::NVVMDialect, memref::MemRefDialect>();
     target.addIllegalDialect<nvgpu::NVGPUDialect>();
+    target.addIllegalOp<tile::RedOp>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

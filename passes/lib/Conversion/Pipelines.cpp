@@ -157,8 +157,14 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
   // gpu-to-llvm lowers the launches. Debug locations are stripped from the
   // kernels only after their lowering, so that its errors keep the place
   // in the source.
-  std::string features =
-      options.features.empty() ? "" : " features=" + options.features;
+  // Vector reductions (`red.global.add.noftz.v4.f16x2`, the lowering of
+  // tile.atomic on chips with vector_atomics) need PTX ISA 8.1, above
+  // LLVM's default of 8.0 for sm_90; explicit features replace this.
+  std::string ptxFeatures = options.features;
+  if (ptxFeatures.empty() &&
+      bitEnumContainsAll(known->features, TargetFeature::vector_atomics))
+    ptxFeatures = "+ptx81";
+  std::string features = ptxFeatures.empty() ? "" : " features=" + ptxFeatures;
   std::string upstream = llvm::formatv(
       "gpu-kernel-outlining,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm{{{5}},"

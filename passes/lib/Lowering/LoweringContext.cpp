@@ -348,14 +348,28 @@ LogicalResult LoweringContext::init() {
               Layout::rowMajor(b.getContext(), type.getShape())))
         return WalkResult::advance();
       OpBuilder ab(alloc->getBlock(), ++Block::iterator(alloc));
-      SmallVector<ReassociationIndices> all(1);
-      for (unsigned i = 0; i < type.getRank(); ++i)
-        all[0].push_back(i);
-      Value flat = type.getRank() == 1
-                       ? alloc.getResult()
-                       : memref::CollapseShapeOp::create(ab, alloc.getLoc(),
-                                                         alloc.getResult(), all)
-                             .getResult();
+      int64_t span = layout->getCodomainShape()[0];
+      Value flat;
+      if (span > type.getNumElements()) {
+        // A layout with gaps (padding): the flat view covers its span, which
+        // the shared-memory plan reserves (AllocOp::getFootprintBytes()).
+        auto flatType = MemRefType::get({span}, type.getElementType(),
+                                        AffineMap(), type.getMemorySpace());
+        flat = memref::ReinterpretCastOp::create(
+                   ab, alloc.getLoc(), flatType, alloc.getResult(),
+                   /*offset=*/0, /*sizes=*/ArrayRef<int64_t>{span},
+                   /*strides=*/ArrayRef<int64_t>{1})
+                   .getResult();
+      } else if (type.getRank() == 1) {
+        flat = alloc.getResult();
+      } else {
+        SmallVector<ReassociationIndices> all(1);
+        for (unsigned i = 0; i < type.getRank(); ++i)
+          all[0].push_back(i);
+        flat = memref::CollapseShapeOp::create(ab, alloc.getLoc(),
+                                               alloc.getResult(), all)
+                   .getResult();
+      }
       sharedLayouts[alloc.getResult()] = {*layout, flat};
     }
     return WalkResult::advance();

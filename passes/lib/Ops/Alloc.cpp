@@ -37,14 +37,13 @@ static LogicalResult collectAlloc(AllocOp alloc, LayoutInferenceState &state) {
                << attr;
     } else if (auto layout = dyn_cast<LayoutAttr>(attr)) {
       buffer.layout = layout.getLayoutFor(type.getShape());
-      // The lowering addresses a flat buffer of the tile's size.
-      if (!buffer.layout || buffer.layout->getNumResults() != 1 ||
-          !buffer.layout->isBijective() ||
-          buffer.layout->getCodomainShape()[0] != type.getNumElements())
+      // The lowering addresses a flat buffer of the layout's span: every
+      // element needs its own offset, gaps (padding) are allowed.
+      if (!buffer.layout || !buffer.layout->isInjectiveOffset())
         return alloc.emitOpError()
-               << "expected a layout annotation that permutes the "
-               << type.getNumElements() << " elements of " << type << ", got "
-               << attr;
+               << "expected a layout annotation that gives each of the "
+               << type.getNumElements() << " elements of " << type
+               << " its own offset, got " << attr;
     }
   }
   state.addBuffer(alloc.getResult(), std::move(buffer));

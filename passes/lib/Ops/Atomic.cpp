@@ -36,6 +36,25 @@ using namespace mlir::tile::lowering;
 // tile.atomic
 //===----------------------------------------------------------------------===//
 
+/// The most elements of `elem` one reduction instruction adds on `target`:
+/// NVIDIA chips add f16 pairs (`red.global.add.noftz.f16x2`, sm_60 and
+/// later); with `vector_atomics` (sm_90) f16 and bf16 vectors of up to 8
+/// and f32 vectors of up to 4 (16 bytes). A scalar f16 atomic has no
+/// instruction of its own (ptxas emits a compare-and-swap loop on the
+/// enclosing word), so the pairs matter even where nothing else does.
+static int64_t maxAtomicVector(TargetAttr target, AtomicKind kind, Type elem) {
+  if (kind != AtomicKind::add || !target || !target.isNVIDIA())
+    return 1;
+  bool wide = target.has(TargetFeature::vector_atomics);
+  if (elem.isF16())
+    return wide ? 8 : 2;
+  if (elem.isBF16())
+    return wide ? 8 : 1;
+  if (elem.isF32())
+    return wide ? 4 : 1;
+  return 1;
+}
+
 LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
   MemRefType srcType = op.getSrc().getType();
   SmallVector<int64_t> tile(srcType.getShape());
@@ -78,13 +97,33 @@ LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
     break;
   }
   bool mask = dst.space == MemorySpace::Global && needsMask(dst.type, tile);
+  // Vectors of consecutive elements of a global row with unit stride, where
+  // the target adds several at once; a shared source keeps them contiguous.
+  int64_t maxWidth = 1;
+  SmallVector<const Layout *> storage;
+  Layout srcLayout = Layout::rowMajor(op.getContext(), tile);
+  if (dst.space == MemorySpace::Global) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (succeeded(dst.type.getStridesAndOffset(strides, offset)) &&
+        !strides.empty() && strides.back() == 1)
+      maxWidth = maxAtomicVector(options.target, op.getKind(), dstElem);
+  }
+  if (maxWidth > 1 && src.space == MemorySpace::Shared) {
+    Value root;
+    const Slot *slot = nullptr;
+    if (resolveShared(src.buffer, root, srcLayout, slot))
+      storage.push_back(&srcLayout);
+    else if (!isRowMajor(src.buffer))
+      maxWidth = 1;
+  }
+  int64_t v = maxWidth > 1 ? pickVectorWidth(*lm, maxWidth, storage) : 1;
+  int64_t elemBytes = elementBytes(dstElem);
   Location loc = op.getLoc();
   OpBuilder b(op);
-  emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
-    OpBuilder::InsertionGuard guard(b);
-    Value replica;
-    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
-    guardFirstReplica(b, loc, replica);
+  // The value of register `r` of the loop, converted to the destination's
+  // element type.
+  auto valueOf = [&](OpBuilder &b, int64_t r, ValueRange coords) -> Value {
     Value value;
     if (src.space == MemorySpace::Fragment) {
       value = memref::LoadOp::create(b, loc, fragments[src.buffer].second,
@@ -93,7 +132,9 @@ LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
       auto [m, mi] = address(b, loc, src.buffer, coords);
       value = memref::LoadOp::create(b, loc, m, mi);
     }
-    value = convert(b, loc, value, dstElem);
+    return convert(b, loc, value, dstElem);
+  };
+  auto scalarAtomic = [&](OpBuilder &b, Value value, ValueRange coords) {
     SmallVector<Value> idx = operandIndices(b, loc, dst, coords);
     auto [m, mi] = address(b, loc, dst.buffer, idx);
     if (!mask) {
@@ -103,6 +144,43 @@ LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
     auto ifOp = scf::IfOp::create(b, loc, inBounds(b, loc, m, mi, 0), false);
     OpBuilder tb(ifOp.thenBlock()->getTerminator());
     memref::AtomicRMWOp::create(tb, loc, rmw, value, m, mi);
+  };
+  emitPerRegister(b, loc, *lm, tid, threads, [&](OpBuilder &b, int64_t r) {
+    if (r % v != 0)
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    Value replica;
+    SmallVector<Value> coords = emitCoords(b, loc, *lm, tid, r, &replica);
+    guardFirstReplica(b, loc, replica);
+    if (v == 1) {
+      scalarAtomic(b, valueOf(b, r, coords), coords);
+      return;
+    }
+    SmallVector<SmallVector<Value>> allCoords;
+    SmallVector<Value> values;
+    for (int64_t k = 0; k < v; ++k) {
+      SmallVector<Value> c = coords;
+      if (k)
+        c.back() = arith::AddIOp::create(b, loc, c.back(), cst(b, loc, k));
+      values.push_back(valueOf(b, r + k, c));
+      allCoords.push_back(std::move(c));
+    }
+    // One instruction where the vector lies inside the tensor at an
+    // aligned address; element by element otherwise (ragged edges, odd
+    // row strides, unaligned views).
+    SmallVector<Value> idx = operandIndices(b, loc, dst, coords);
+    Value ok = isAligned(b, loc, dst.buffer, idx, v * elemBytes, elemBytes);
+    if (mask)
+      ok = arith::AndIOp::create(b, loc, ok,
+                                 inBounds(b, loc, dst.buffer, idx, v - 1));
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
+    OpBuilder tb(ifOp.thenBlock()->getTerminator());
+    Value vec = vector::FromElementsOp::create(
+        tb, loc, VectorType::get({v}, dstElem), values);
+    RedOp::create(tb, loc, vec, dst.buffer, idx);
+    OpBuilder eb(ifOp.elseBlock()->getTerminator());
+    for (int64_t k = 0; k < v; ++k)
+      scalarAtomic(eb, values[k], allCoords[k]);
   });
   op.erase();
   return success();

@@ -90,7 +90,8 @@ KernelResources mlir::tile::computeKernelResources(KernelOp kernel) {
     int64_t regs = 0;
     switch (getMemorySpace(type)) {
     case MemorySpace::Shared:
-      resources.sharedBytes += getBufferBytes(type) * getBufferCopies(alloc);
+      resources.sharedBytes +=
+          alloc.getFootprintBytes() * getBufferCopies(alloc);
       return;
     case MemorySpace::Fragment:
       regs = getFragmentRegisters(alloc, threads);

@@ -1496,6 +1496,40 @@ func.func @cumsum_shape(%n: index) {
 
 // -----
 
+// tile.red (made by tile-lower from tile.atomic) adds one vector into
+// global memory.
+func.func @red_shared(%v: vector<8xf16>, %s: memref<64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.red' op expected a global memref, got shared 'memref<64xf16, #gpu.address_space<workgroup>>'}}
+  tile.red %v, %s[%i] : vector<8xf16>, memref<64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @red_type(%v: vector<8xf16>, %g: memref<?xbf16>, %i: index) {
+  // expected-error @+1 {{'tile.red' op expected a memref of 'f16', got 'memref<?xbf16>'}}
+  tile.red %v, %g[%i] : vector<8xf16>, memref<?xbf16>
+  return
+}
+
+// -----
+
+func.func @red_indices(%v: vector<8xf16>, %g: memref<?x?xf16>, %i: index) {
+  // expected-error @+1 {{'tile.red' op expected 2 indices, got 1}}
+  tile.red %v, %g[%i] : vector<8xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @red_width(%v: vector<8xf32>, %g: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.red' op expected 2, 4 or 8 halves or 2 or 4 f32, got 'vector<8xf32>'}}
+  tile.red %v, %g[%i] : vector<8xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
 // Atomics update bytes and wider: an i1 fragment has no atomic add.
 func.func @atomic_i1(%n: index, %g: memref<64x64xi1>) {
   %c0 = arith.constant 0 : index

@@ -410,3 +410,13 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// tile.red: one vector reduction into global memory (thread level).
+// CHECK-LABEL: func.func @red
+// CHECK: tile.red %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : vector<8xf16>, memref<?x?xf16>
+// CHECK: tile.red %{{.*}}, %{{.*}}[%{{.*}}] : vector<4xf32>, memref<?xf32>
+func.func @red(%v: vector<8xf16>, %g: memref<?x?xf16>, %w: vector<4xf32>, %f: memref<?xf32>, %i: index) {
+  tile.red %v, %g[%i, %i] : vector<8xf16>, memref<?x?xf16>
+  tile.red %w, %f[%i] : vector<4xf32>, memref<?xf32>
+  return
+}

@@ -116,6 +116,10 @@ public:
   /// True when the layout is one-to-one on the tile and its image is the
   /// whole box getCodomainShape() (a permutation of the offsets).
   bool isBijective() const;
+  /// True when the layout has one result and gives every coordinate of the
+  /// tile its own non-negative offset (a permutation, or one that leaves
+  /// gaps, as padding does).
+  bool isInjectiveOffset() const;
   /// True when the two layouts agree on every coordinate of the tile.
   bool isEquivalentTo(const Layout &other) const;
 

@@ -45,6 +45,8 @@ struct TargetLimits {
   int64_t sharedPerBlock;
   /// Largest number of 32-bit registers of one thread.
   int64_t registersPerThread;
+  /// The chip's optional features.
+  TargetFeature features;
 };
 /// The limits of `chip` from the table; std::nullopt for an unknown chip.
 std::optional<TargetLimits> lookupTargetLimits(llvm::StringRef chip);

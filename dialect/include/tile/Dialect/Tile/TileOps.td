@@ -128,10 +128,15 @@ def Tile_AllocOp : Tile_Op<"alloc", [Tile_InKernel]> {
     identity, and the element type is an integer, float or index type.
     The optional `layout` (TileLang `T.annotate_layout`) fixes the buffer's
     layout: a `#tile.layout` for shared and local buffers, a
-    `#tile.fragment<...>` for fragments. Layout inference honours it.
+    `#tile.fragment<...>` for fragments. Layout inference honours it. A
+    shared layout may leave gaps (`padded<P>`, rows P elements longer, to
+    spread a column over the memory banks): the buffer then occupies its
+    layout's span.
 
     ```mlir
     %As = tile.alloc : memref<128x32xf16, #gpu.address_space<workgroup>>
+    %Ps = tile.alloc {layout = #tile.layout<[64, 32], padded<4>>}
+        : memref<64x32xi32, #gpu.address_space<workgroup>>
     %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
     ```
   }];
@@ -139,6 +144,11 @@ def Tile_AllocOp : Tile_Op<"alloc", [Tile_InKernel]> {
   let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$memref);
   let assemblyFormat = "attr-dict `:` type($memref)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes the buffer occupies: its tile's, or for a shared buffer
+    /// whose `#tile.layout` leaves gaps, the layout's span.
+    int64_t getFootprintBytes();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -352,6 +362,36 @@ def Tile_AtomicOp : Tile_Op<"atomic", [Tile_InKernel]> {
   let assemblyFormat = [{
     $kind $src `->` $dst (`[` $dst_indices^ `]`)? attr-dict
     `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_RedOp : Tile_Op<"red"> {
+  let summary = "one vector reduction into global memory (thread level)";
+  let description = [{
+    Adds the vector `value` to the consecutive elements of global `memref`
+    starting at `indices`, as one reduction instruction: PTX
+    `red.global.add` on f16 or bf16 pairs (`.f16x2`, `.v2.f16x2`,
+    `.v4.f16x2`; bf16 and vectors need sm_90 and PTX ISA 8.1) or on 2 or 4
+    f32. The element at `indices` must be aligned to the vector's size, and
+    the vector must lie inside the memref: the caller checks both.
+
+    Not written by hand: tile-lower makes it from `tile.atomic add` on
+    targets with vector reductions, and tile-convert-nvgpu-to-nvvm lowers
+    it with the full 64-bit address of the element, whatever the index
+    width.
+
+    ```mlir
+    tile.red %v, %out[%i, %j] : vector<8xf16>, memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins
+    VectorOfRankAndType<[1], [F16, BF16, F32]>:$value,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+    Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $memref `[` $indices `]` attr-dict `:` type($value) `,`
+    type($memref)
   }];
   let hasVerifier = 1;
 }

@@ -43,7 +43,10 @@ def Tile_TargetFeature : I32BitEnumAttr<"TargetFeature",
     // registers with setmaxnreg (sm_90a only).
     I32BitEnumAttrCaseBit<"warp_specialize", 2>,
     // buffer_load ... lds: global loads straight into LDS (CDNA).
-    I32BitEnumAttrCaseBit<"buffer_load_lds", 3>]> {
+    I32BitEnumAttrCaseBit<"buffer_load_lds", 3>,
+    // red.global.add on vectors of up to 16 bytes of f16, bf16 or f32
+    // (sm_90).
+    I32BitEnumAttrCaseBit<"vector_atomics", 4>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -124,7 +127,8 @@ def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
     thread and one SM (CU) have, the tensor-core instructions it offers
     (`mma`, most preferred first, see `#tile.mma`) and its optional
     `features`: `cp_async`, `tma`, `warp_specialize` (a TMA producer
-    warpgroup with setmaxnreg, sm_90a) and `buffer_load_lds` (CDNA).
+    warpgroup with setmaxnreg, sm_90a), `vector_atomics` (`red.global.add`
+    on vectors of up to 16 bytes, sm_90) and `buffer_load_lds` (CDNA).
 
     A known chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942) is
     written by name and expands to the compiler's table; a target whose
