@@ -104,7 +104,7 @@ def w4_tolerance(x, wdq, ct, ot, partials=1):
     to the activation type `ot`. T = sqrt(sum_k (w_k x_k)^2) is the size
     of an output's terms; the bound is per output element (M x N).
     `partials` is the most partial sums a kernel adds into Y in `ot`
-    (gemv_w4a16_mma splits K across up to MAXSPLIT = 4 blocks, each adding
+    (gemv_w4a16_mma splits K across up to MAXSPLIT = 6 blocks, each adding
     its f32 partial with an f16/bf16 atomic).
 
     - Every build: wdq rounds each weight (q - z) s to `ot`, by at most
@@ -407,7 +407,7 @@ def run(args):
                         # blocks): the runtime zeroes Y before each launch
                         # (its manifest's `zero` line), inside the timing.
                         call = w4_call(fn, x, packed, s, z, y)
-                        partials = 4 if kernel == "gemv_w4a16_mma" else 1
+                        partials = 6 if kernel == "gemv_w4a16_mma" else 1
                         ok, status = check(
                             call, y, ref, at, k,
                             w4_tolerance(x, wdq, ct, at, partials))

@@ -60,8 +60,9 @@
 //            NVIDIA chips, mfma m16n16k16 on AMD ones
 // sm_90a: mma.sync, not the m64n16k16 wgmma inference would choose: its
 // register operands are read as it issues, so a warp unpacks the next
-// weights while its products run, with 105 registers where wgmma's rs form
-// held 137-163; two stages (37 KiB) and SLOTS = 792 (K split more ways).
+// weights while its products run, with 105-116 registers where wgmma's rs
+// form held 137-163; two stages (37 KiB), and K split until the grid has
+// 1024 blocks, at most six ways (SLOTS, MAXSPLIT).
 // On an H200 1.38-1.39x fp16 cuBLAS with zero points and 1.56-1.57x
 // symmetric at m = 16, against 1.30x and 1.39x with wgmma and three
 // stages (bench/RESULTS.md, "mma.sync for the tensor-core GEMV").
@@ -72,14 +73,11 @@
 //
 // Shape dispatch: `tile-compile --dispatch kernels/gemv_tuned.txt` builds
 // the f16 G = 128 kernel for sm_90a into one artifact that caps the
-// registers at five blocks per SM (MINB = 5) up to N = 12288 rows of P.
-// There the grid is K split four ways, 576 blocks, which with zero points
-// (105 registers, four blocks per SM) is one wave of 528 and 48 blocks
-// more; with five they are one wave. From 12289 to 16384 rows with K up
-// to 16384 it splits K at most two ways (MAXSPLIT = 2), one wave where
-// four ways made two (docs/Quantized.md).
+// registers at five blocks per SM (MINB = 5) above N = 16384 rows of P,
+// where K is split at most two ways and the tiles fill several waves
+// (docs/Quantized.md).
 // tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
-// tile.params(sm_90a): STAGES=2 SLOTS=792
+// tile.params(sm_90a): STAGES=2 SLOTS=1024 MAXSPLIT=6
 // tile.params(sm_80): SLOTS=324
 // tile.params(gfx942): STAGES=2 SLOTS=304 MMA=mfma MMASHAPE=m16n16k16
 // tile.params(gfx90a): STAGES=2 SLOTS=110 MMA=mfma MMASHAPE=m16n16k16
