@@ -478,7 +478,13 @@ bool Layout::isInjectiveOffset() const {
   });
   if (negative || images.empty())
     return !negative;
-  llvm::BitVector seen(*llvm::max_element(images) + 1);
+  // Gaps beyond this span are not padding any buffer needs, and the bit
+  // per offset below must stay small.
+  int64_t span = *llvm::max_element(images) + 1;
+  if (span > std::max<int64_t>(kMaxEnumeratedElements,
+                               16 * static_cast<int64_t>(images.size())))
+    return false;
+  llvm::BitVector seen(span);
   for (int64_t image : images) {
     if (seen.test(image))
       return false;

@@ -138,6 +138,19 @@ func.func @overlapping_shared() {
 
 // -----
 
+// Gaps are bounded (16 times the tile, or 2^22 offsets): a span of 127
+// million halves is no padding.
+func.func @sparse_shared() {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    // expected-error @below {{'tile.alloc' op expected a layout annotation that gives each of the 4096 elements of 'memref<128x32xf16, #gpu.address_space<workgroup>>' its own offset, got #tile.layout<[128, 32], padded<999968>>}}
+    %S = tile.alloc {layout = #tile.layout<[128, 32], (d0, d1) -> (d0 * 1000000 + d1)>} : memref<128x32xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 func.func @fragment_annotation_not_injective() {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {

@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -tile-attach-target=chip=sm_90a -tile-infer-layout -tile-lower -canonicalize | FileCheck %s
-// RUN: tile-opt %s -tile-attach-target=chip=sm_90a -tile-check-resources="remarks=true" 2>&1 | FileCheck %s --check-prefix=RES
+// RUN: tile-opt %s -tile-attach-target=chip=sm_90a -tile-infer-layout -tile-lower -split-input-file -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tile-attach-target=chip=sm_90a -tile-check-resources="remarks=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=RES
 
 // A shared buffer annotated with a padded layout (rows of 32 words stored
 // 36 apart, so that one word of eight rows falls in eight bank groups)
@@ -25,6 +25,32 @@ func.func @padded(%P: memref<?x?xi32>, %out: memref<?x?xi32>, %n: index) {
       tile.copy %P[%c0, %k0] -> %s : memref<?x?xi32> -> memref<64x32xi32, #gpu.address_space<workgroup>>
       tile.copy %s -> %out[%c0, %k0] : memref<64x32xi32, #gpu.address_space<workgroup>> -> memref<?x?xi32>
     }
+  }
+  return
+}
+
+// -----
+
+// A gemm operand in a padded buffer: ldmatrix reads its rows through the
+// flat view (each 16-byte row of a matrix stays contiguous), and the gemm
+// takes mma.sync, as wgmma needs a canonical swizzle.
+
+// CHECK-LABEL: func.func @padded_gemm
+// CHECK:       %[[F:.+]] = memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [2552], strides: [1]
+// CHECK:       nvgpu.ldmatrix %[[F]][%{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<2552xf16, #gpu.address_space<workgroup>>
+// CHECK:       nvgpu.mma.sync
+func.func @padded_gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc {layout = #tile.layout<[64, 32], padded<8>>} : memref<64x32xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
   }
   return
 }

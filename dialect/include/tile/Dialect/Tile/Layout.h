@@ -118,7 +118,8 @@ public:
   bool isBijective() const;
   /// True when the layout has one result and gives every coordinate of the
   /// tile its own non-negative offset (a permutation, or one that leaves
-  /// gaps, as padding does).
+  /// gaps, as padding does), within a span of at most 16 times the tile or
+  /// 2^22 offsets, whichever is more.
   bool isInjectiveOffset() const;
   /// True when the two layouts agree on every coordinate of the tile.
   bool isEquivalentTo(const Layout &other) const;
