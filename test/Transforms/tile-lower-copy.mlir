@@ -179,3 +179,25 @@ func.func @copy_uneven_threads(%A: memref<64x128xf16>) {
   }
   return
 }
+
+// -----
+
+// A global view whose last dimension is not contiguous (a transpose,
+// strided<[1, ?]>) takes its elements one at a time: no vectors, and no
+// lane exchange for wider stores (fuzz seed 113).
+
+#frag = #tile.fragment<[2, 16], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
+// CHECK-LABEL: func.func @copy_transposed_view
+// CHECK-NOT:   vector.store
+// CHECK-NOT:   gpu.shuffle
+// CHECK-COUNT-8: memref.store %{{.+}} : memref<?x?xf32, strided<[1, ?]>>
+// CHECK-NOT:   vector.store
+func.func @copy_transposed_view(%t: memref<?x?xf32, strided<[1, ?]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %f = tile.alloc {layout = #frag} : memref<2x16xf32, #tile.fragment>
+    tile.copy %f -> %t[%c0, %c0] : memref<2x16xf32, #tile.fragment> -> memref<?x?xf32, strided<[1, ?]>>
+  }
+  return
+}

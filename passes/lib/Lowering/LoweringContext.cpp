@@ -596,6 +596,13 @@ Value lowering::inBounds(OpBuilder &b, Location loc, Value buffer,
   return ok;
 }
 
+bool lowering::hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !strides.empty() && strides.back() == 1;
+}
+
 /// True at run time when the element `idx` of global `buffer` sits at an
 /// address aligned to `bytes`.
 Value lowering::isAligned(OpBuilder &b, Location loc, Value buffer,

@@ -108,6 +108,10 @@ int64_t
 loopRegister(const LoopMap &lm, int64_t reg, const Fragment &frag,
              function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> indexOf,
              bool &notOwned);
+/// Whether consecutive elements of the last dimension of `type` are
+/// adjacent in memory (its last stride is statically 1), so that they can
+/// move as vectors.
+bool hasUnitInnerStride(MemRefType type);
 /// Whether a tile of `tile` at a dynamic origin of a global `type` may
 /// cross its edge.
 bool needsMask(MemRefType type, ArrayRef<int64_t> tile);

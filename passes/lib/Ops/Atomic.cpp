@@ -102,13 +102,8 @@ LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
   int64_t maxWidth = 1;
   SmallVector<const Layout *> storage;
   Layout srcLayout = Layout::rowMajor(op.getContext(), tile);
-  if (dst.space == MemorySpace::Global) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (succeeded(dst.type.getStridesAndOffset(strides, offset)) &&
-        !strides.empty() && strides.back() == 1)
-      maxWidth = maxAtomicVector(options.target, op.getKind(), dstElem);
-  }
+  if (dst.space == MemorySpace::Global && hasUnitInnerStride(dst.type))
+    maxWidth = maxAtomicVector(options.target, op.getKind(), dstElem);
   if (maxWidth > 1 && src.space == MemorySpace::Shared) {
     Value root;
     const Slot *slot = nullptr;
