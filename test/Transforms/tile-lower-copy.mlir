@@ -201,3 +201,22 @@ func.func @copy_transposed_view(%t: memref<?x?xf32, strided<[1, ?]>>) {
   }
   return
 }
+
+// -----
+
+// The same for a shared view passed in (fuzz seed 114).
+
+#frag = #tile.fragment<[2, 16], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
+// CHECK-LABEL: func.func @copy_transposed_shared_view
+// CHECK-NOT:   vector.store
+// CHECK-COUNT-8: memref.store %{{.+}} : memref<?x?xf32, strided<[1, ?]>, #gpu.address_space<workgroup>>
+// CHECK-NOT:   vector.store
+func.func @copy_transposed_shared_view(%t: memref<?x?xf32, strided<[1, ?]>, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(4) {
+    %f = tile.alloc {layout = #frag} : memref<2x16xf32, #tile.fragment>
+    tile.copy %f -> %t[%c0, %c0] : memref<2x16xf32, #tile.fragment> -> memref<?x?xf32, strided<[1, ?]>, #gpu.address_space<workgroup>>
+  }
+  return
+}

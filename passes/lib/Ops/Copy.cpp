@@ -208,17 +208,18 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     maxWidth = 1;
   }
   // Row-major operands are contiguous along the last dimension; a
-  // rank-reducing or indexed one keeps that property. A global view whose
-  // last stride is not 1 (a transpose) moves element by element.
-  bool globalRows = true;
+  // rank-reducing or indexed one keeps that property. A global or shared
+  // view whose last stride is not 1 (a transpose) moves element by element.
+  bool contiguousRows = true;
   for (Operand *o : {&src, &dst}) {
     if (o->space == MemorySpace::Local && !o->origin.empty() &&
         o->type.getShape().back() % maxWidth != 0)
       maxWidth = 1;
-    if (o->space == MemorySpace::Global && !hasUnitInnerStride(o->type))
-      globalRows = false;
+    if ((o->space == MemorySpace::Global || o->space == MemorySpace::Shared) &&
+        !hasUnitInnerStride(o->type))
+      contiguousRows = false;
   }
-  if (!globalRows)
+  if (!contiguousRows)
     maxWidth = 1;
   int64_t v = pickVectorWidth(*lm, maxWidth, storage);
   // Without cp.async, a shared destination whose layout breaks the
@@ -279,7 +280,7 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   int64_t dstBytes = elementBytes(dstElem);
   int64_t warpSize = options.target.getWarpSize();
   if (src.space == MemorySpace::Fragment && dst.space == MemorySpace::Global &&
-      globalRows && (v * dstBytes) % 4 == 0) {
+      contiguousRows && (v * dstBytes) % 4 == 0) {
     int64_t limit = 16 / (v * dstBytes);
     if (std::optional<uint64_t> w = op.getCoalescedWidth())
       limit = std::min<int64_t>(limit, *w / v);
