@@ -119,3 +119,22 @@ func.func @scalar(%out: memref<?x?xf16>, %t: memref<?x?xf16, strided<[1, ?]>>) {
   }
   return
 }
+
+// -----
+
+// A shared source passed in as a transposed view is read element by
+// element: no vectors are formed from it.
+
+// CHECK-LABEL: func.func @shared_view_source
+// CHECK-NOT:   tile.red
+// CHECK:       memref.atomic_rmw addf
+// CHECK-NOT:   tile.red
+func.func @shared_view_source(%out: memref<?x?xf16>, %s: memref<16x64xf16, strided<[1, 16]>, #gpu.address_space<workgroup>>, %i: index, %j: index) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %j64 = arith.muli %j, %c64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    tile.atomic add %s -> %out[%i, %j64] : memref<16x64xf16, strided<[1, 16]>, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+  }
+  return
+}

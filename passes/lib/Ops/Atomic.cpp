@@ -109,7 +109,7 @@ LogicalResult LoweringContext::lowerAtomic(AtomicOp op) {
     const Slot *slot = nullptr;
     if (resolveShared(src.buffer, root, srcLayout, slot))
       storage.push_back(&srcLayout);
-    else if (!isRowMajor(src.buffer))
+    else if (!isRowMajor(src.buffer) || !hasUnitInnerStride(src.type))
       maxWidth = 1;
   }
   int64_t v = maxWidth > 1 ? pickVectorWidth(*lm, maxWidth, storage) : 1;
