@@ -12,16 +12,20 @@
 // `// tile.params(NAME=VALUE...): ...` lines change the defaults -D left
 // where each parameter NAME ends up VALUE (`// tile.params(CHIP NAME=VALUE):`
 // only for that chip), and every
-// `${NAME}` of the text is replaced by its value before parsing. The values
-// used are recorded in each manifest as a `# params` comment. Lines
-// `// tile.options(CHIP): NAME=VALUE ...` set options of this tool (a fixed
-// set of code generation options, index-bitwidth among them) for one chip,
-// unless the command line gives them; a VALUE `${NAME}` takes a
-// parameter's final value. With
-// --dispatch, the configurations of a tuned table's rule entries are each
-// compiled (by running this tool again) and one manifest dispatches among
-// them at launch; an entry may build a sibling kernel file instead, which
-// the runtime launches on views of the arguments (`via=`).
+// `${NAME}` of the text is replaced by its value before parsing. Lines
+// between `// tile.if(COND):`, an optional `// tile.else:` and
+// `// tile.endif` (COND as in a `tile.params(COND):` line; regions nest)
+// are kept where COND holds (after the else, where it does not) and
+// emptied otherwise, first; declaration lines count wherever they stand.
+// The values used are recorded in each manifest as a `# params` comment.
+// Lines `// tile.options(CHIP): NAME=VALUE ...` set options of this tool
+// (a fixed set of code generation options, index-bitwidth among them) for
+// one chip, unless the command line gives them; a VALUE `${NAME}` takes a
+// parameter's final value. With --dispatch, the configurations of a tuned
+// table's rule entries are each compiled (by running this tool again) and
+// one manifest dispatches among them at launch; an entry may build a
+// sibling kernel file instead, which the runtime launches on views of the
+// arguments (`via=`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -641,11 +645,16 @@ struct KernelParam {
 } // namespace
 
 /// The declared parameter `name` of `params`, or null.
-static KernelParam *findParam(std::vector<KernelParam> &params,
-                              StringRef name) {
+static const KernelParam *findParam(ArrayRef<KernelParam> params,
+                                    StringRef name) {
   auto it = llvm::find_if(params,
                           [&](const KernelParam &p) { return p.name == name; });
   return it == params.end() ? nullptr : &*it;
+}
+static KernelParam *findParam(std::vector<KernelParam> &params,
+                              StringRef name) {
+  return const_cast<KernelParam *>(
+      findParam(ArrayRef<KernelParam>(params), name));
 }
 
 /// The marker of a parameter declaration line, after `//`.
@@ -796,6 +805,49 @@ applyDefaultLine(StringRef assignments, StringRef key,
   }
 }
 
+/// Whether the condition `key` holds: its space-separated terms are
+/// `NAME=VALUE` on the final value of a parameter of `params` and at most
+/// one chip, the one being compiled for, and all must hold. Reports a
+/// malformed term or an undeclared parameter through `error` and fails;
+/// `expected` is the line's syntax, for messages.
+static FailureOr<bool>
+evaluateCondition(StringRef key, ArrayRef<KernelParam> params,
+                  StringRef expected,
+                  function_ref<void(const char *, const Twine &)> error) {
+  auto malformed = [&](StringRef at, StringRef what) {
+    error(at.data(), "malformed parameter condition '" + what +
+                         "' (expected '" + expected + "')");
+    return failure();
+  };
+  SmallVector<StringRef> terms;
+  llvm::SplitString(key, terms);
+  if (terms.empty())
+    return malformed(key, key);
+  bool holds = true;
+  StringRef lineChip;
+  for (StringRef term : terms) {
+    if (!term.contains('=')) {
+      if (!lineChip.empty() || !llvm::all_of(term, isValueChar))
+        return malformed(term, key);
+      lineChip = term;
+      holds &= term == chip;
+      continue;
+    }
+    StringRef name, value;
+    if (!splitAssignment(term, name, value))
+      return malformed(term, term);
+    const KernelParam *param = findParam(params, name);
+    if (!param) {
+      error(term.data(), "parameter '" + name +
+                             "' of the condition has no '// tile.params:' "
+                             "declaration");
+      return failure();
+    }
+    holds &= param->value == value;
+  }
+  return holds;
+}
+
 /// The marker of a per-chip default line, after `//`: `tile.params(CHIP):`.
 static constexpr llvm::StringLiteral chipParamsMarker = "tile.params(";
 
@@ -835,44 +887,13 @@ static LogicalResult applyKeyedParams(llvm::SourceMgr &sourceMgr,
                        [&](StringRef) { return key == chip; });
       continue;
     }
-    SmallVector<StringRef> terms;
-    llvm::SplitString(key, terms);
-    bool holds = true, wellFormed = true;
-    auto malformed = [&](StringRef at, const Twine &message) {
-      error(at.data(), message);
-      wellFormed = false;
-    };
-    const char *expected =
-        "' (expected '// tile.params([CHIP] NAME=VALUE...): NAME=VALUE...')";
-    StringRef lineChip;
-    for (StringRef term : terms) {
-      if (!term.contains('=')) {
-        if (!lineChip.empty() || !llvm::all_of(term, isValueChar)) {
-          malformed(term, "malformed parameter condition '" + key + expected);
-          break;
-        }
-        lineChip = term;
-        holds &= term == chip;
-        continue;
-      }
-      StringRef keyName, keyValue;
-      if (!splitAssignment(term, keyName, keyValue)) {
-        malformed(term, "malformed parameter condition '" + term + expected);
-        break;
-      }
-      KernelParam *param = findParam(params, keyName);
-      if (!param) {
-        malformed(term, "parameter '" + keyName +
-                            "' of the condition has no '// tile.params:' "
-                            "declaration");
-        break;
-      }
-      holds &= param->value == keyValue;
-    }
-    if (!wellFormed)
+    FailureOr<bool> holds = evaluateCondition(
+        key, params, "// tile.params([CHIP] NAME=VALUE...): NAME=VALUE...",
+        error);
+    if (failed(holds))
       continue;
     applyDefaultLine(assignments, key, params, error, [&](StringRef name) {
-      return holds && !given->contains(name);
+      return *holds && !given->contains(name);
     });
   }
   return success(ok);
@@ -1357,29 +1378,116 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
   return success();
 }
 
-/// Replaces every `${NAME}` of `buffer` by the value of parameter NAME;
-/// reports, through `sourceMgr`, references that are malformed or name no
-/// parameter. Values hold no newline, so line numbers stay those of the
-/// file.
-static FailureOr<std::string>
-substituteParams(llvm::SourceMgr &sourceMgr, StringRef buffer,
-                 const std::vector<KernelParam> &params) {
-  llvm::StringMap<StringRef> values;
-  for (const KernelParam &p : params)
-    values[p.name] = p.value;
-  std::string result;
-  result.reserve(buffer.size());
+namespace {
+/// An open `// tile.if(COND):` region of a kernel file.
+struct IfRegion {
+  /// Where its `tile.if` and its `tile.else` (if any) lines start.
+  const char *start, *elseStart = nullptr;
+  /// Whether the lines around it are kept, and whether COND holds.
+  bool outerKept, holds;
+
+  /// Whether the lines at this point of the region are kept.
+  bool kept() const { return outerKept && holds == !elseStart; }
+};
+} // namespace
+
+/// The marker of a conditional region line of `line` (`tile.if`,
+/// `tile.else` or `tile.endif`, after `//` and spaces), or empty; `rest`
+/// receives the text after it, without trailing spaces.
+static StringRef regionMarker(StringRef line, StringRef &rest) {
+  StringRef text = line.ltrim();
+  if (!text.consume_front("//"))
+    return "";
+  text = text.ltrim();
+  StringRef marker =
+      text.take_front(text.find_if_not(isNameChar, strlen("tile.")));
+  if (marker != "tile.if" && marker != "tile.else" && marker != "tile.endif")
+    return "";
+  rest = text.drop_front(marker.size()).rtrim();
+  return marker;
+}
+
+/// The lines of `buffer`, split at newlines, with those of the regions not
+/// taken left empty, so that line numbers stay those of the file. A region
+/// is `// tile.if(COND):`, the lines kept where COND (as of a
+/// `// tile.params(COND):` line) holds on `params`, optionally
+/// `// tile.else:` and the lines kept where it does not, and
+/// `// tile.endif`; regions nest. Reports malformed and unmatched markers
+/// through `sourceMgr`, which holds `buffer`.
+static FailureOr<SmallVector<StringRef>>
+selectRegions(llvm::SourceMgr &sourceMgr, StringRef buffer,
+              ArrayRef<KernelParam> params) {
+  bool ok = true;
+  auto error = [&](const char *at, const Twine &message) {
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, message);
+    ok = false;
+  };
+  auto expect = [&](StringRef marker, StringRef syntax) {
+    error(marker.data(),
+          "malformed '" + marker + "' line (expected '" + syntax + "')");
+  };
+  const char *ifSyntax = "// tile.if([CHIP] NAME=VALUE...):";
+  SmallVector<IfRegion> open;
+  SmallVector<StringRef> lines;
+  buffer.split(lines, '\n');
+  for (StringRef &line : lines) {
+    bool kept = open.empty() || open.back().kept();
+    StringRef rest, marker = regionMarker(line, rest);
+    if (marker == "tile.if") {
+      FailureOr<bool> holds = false;
+      if (rest.consume_front("(") && rest.consume_back("):"))
+        holds = evaluateCondition(rest, params, ifSyntax, error);
+      else
+        expect(marker, ifSyntax);
+      open.push_back(
+          {marker.data(), nullptr, kept, succeeded(holds) && *holds});
+    } else if (!marker.empty() && open.empty()) {
+      error(marker.data(), "'" + marker + "' without an open 'tile.if' region");
+    } else if (marker == "tile.else") {
+      if (rest != ":")
+        expect(marker, "// tile.else:");
+      if (open.back().elseStart) {
+        error(marker.data(), "second 'tile.else' in one 'tile.if' region");
+        sourceMgr.PrintMessage(
+            llvm::SMLoc::getFromPointer(open.back().elseStart),
+            llvm::SourceMgr::DK_Note, "first 'tile.else' here");
+      } else {
+        open.back().elseStart = marker.data();
+      }
+      kept = open.back().outerKept;
+    } else if (marker == "tile.endif") {
+      if (!rest.empty())
+        expect(marker, "// tile.endif");
+      kept = open.pop_back_val().outerKept;
+    }
+    if (!kept)
+      line = StringRef();
+  }
+  for (const IfRegion &region : open)
+    error(region.start, "unterminated 'tile.if' region");
+  if (!ok)
+    return failure();
+  return lines;
+}
+
+/// Replaces every `${NAME}` of `line` by the value of its parameter of
+/// `values`, appending the result to `result`; reports, through
+/// `sourceMgr`, references that are malformed or name no parameter.
+static LogicalResult substituteLine(llvm::SourceMgr &sourceMgr, StringRef line,
+                                    const llvm::StringMap<StringRef> &values,
+                                    std::string &result) {
   bool ok = true;
   size_t pos = 0;
   while (true) {
-    size_t start = buffer.find("${", pos);
-    result += buffer.slice(pos, start).str();
+    size_t start = line.find("${", pos);
+    result += line.slice(pos, start).str();
     if (start == StringRef::npos)
       break;
-    llvm::SMLoc loc = llvm::SMLoc::getFromPointer(buffer.data() + start);
-    size_t end = buffer.find_first_of("}\n", start + 2);
-    StringRef name = buffer.slice(start + 2, end);
-    if (end == StringRef::npos || buffer[end] != '}' || !isParamName(name)) {
+    llvm::SMLoc loc = llvm::SMLoc::getFromPointer(line.data() + start);
+    size_t end = line.find('}', start + 2);
+    StringRef name = line.slice(start + 2, end);
+    if (end == StringRef::npos || !isParamName(name)) {
       sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error,
                              "malformed parameter reference (expected "
                              "${NAME}, NAME of [A-Za-z_][A-Za-z0-9_]*)");
@@ -1398,6 +1506,32 @@ substituteParams(llvm::SourceMgr &sourceMgr, StringRef buffer,
       result += value->second.str();
     }
     pos = end + 1;
+  }
+  return success(ok);
+}
+
+/// The text of `buffer` to parse: the lines of the `// tile.if` regions
+/// not taken left empty (selectRegions), and every `${NAME}` of the others
+/// replaced by the value of parameter NAME of `params`. Reports errors
+/// through `sourceMgr`, which holds `buffer`. Values hold no newline, so
+/// line numbers stay those of the file.
+static FailureOr<std::string>
+substituteParams(llvm::SourceMgr &sourceMgr, StringRef buffer,
+                 const std::vector<KernelParam> &params) {
+  FailureOr<SmallVector<StringRef>> lines =
+      selectRegions(sourceMgr, buffer, params);
+  if (failed(lines))
+    return failure();
+  llvm::StringMap<StringRef> values;
+  for (const KernelParam &p : params)
+    values[p.name] = p.value;
+  std::string result;
+  result.reserve(buffer.size());
+  bool ok = true;
+  for (auto [i, line] : llvm::enumerate(*lines)) {
+    if (i)
+      result += '\n';
+    ok &= succeeded(substituteLine(sourceMgr, line, values, result));
   }
   if (!ok)
     return failure();
@@ -2193,7 +2327,11 @@ int main(int argc, char **argv) {
       "persistent\n"
       "  (true or false), or '${NAME}' for parameter NAME's final value; an "
       "option given\n"
-      "  on the command line overrides the file's value.\n");
+      "  on the command line overrides the file's value.\n"
+      "  Lines after '// tile.if(COND):' are kept where COND holds (as in\n"
+      "  '// tile.params(COND):'), those after '// tile.else:' where it does "
+      "not, up\n"
+      "  to '// tile.endif'; regions nest.\n");
   if (indexBitwidth != 32 && indexBitwidth != 64) {
     llvm::errs() << "tile-compile: --index-bitwidth must be 32 or 64, got "
                  << indexBitwidth << "\n";
