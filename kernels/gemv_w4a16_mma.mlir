@@ -86,6 +86,7 @@
 //
 // tile.params: THREADS=128 BN=64 BM=16 BK=256 BKW=32 GS=2 STAGES=3
 // tile.params: G=128 AT=f16 ZM=1024.0 SLOTS=528 MAXSPLIT=4 MINB=0
+// tile.params: RED=atomic SPLIT=1
 // tile.params: MMA=mma_sync MMASHAPE=m16n8k16
 // tile.params(AT=bf16): ZM=128.0
 // tile.params(G=64): GS=4
@@ -93,7 +94,11 @@
 
 func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                           %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
+// tile.if(RED=cluster):
+                          %Y: memref<?x?x${AT}>) {
+// tile.else:
                           %Y: memref<?x?x${AT}> {tile.zero_init}) {
+// tile.endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index
@@ -107,6 +112,14 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   %steps = arith.ceildivui %K, %bk : index
+// tile.if(RED=cluster):
+  // K split across the SPLIT blocks of a cluster (grid z), which sum their
+  // products through distributed shared memory; a block past K's steps
+  // adds zeros.
+  %split = arith.constant ${SPLIT} : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) cluster(1, 1, ${SPLIT}) {
+// tile.else:
   // K split across blocks (grid z) until the grid has SLOTS blocks, at
   // most MAXSPLIT ways and one step each; `per` steps per block, and no
   // block without a step.
@@ -123,6 +136,7 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %split = arith.ceildivui %steps, %per : index
   tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
       threads(${THREADS}) {
+// tile.endif
     %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     // Rows padded by 16 bytes: the eight lanes that read one word of eight
     // rows (the A fragment's rows g and g + 8) hit eight bank groups.
@@ -140,7 +154,8 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     // a division by a size computed on the host stays on the host.
     %nz = gpu.grid_dim z
     %kper = arith.ceildivui %steps, %nz : index
-    %first = arith.muli %bz, %kper : index
+    %first0 = arith.muli %bz, %kper : index
+    %first = arith.minui %first0, %steps : index
     %end = arith.addi %first, %kper : index
     %last = arith.minui %end, %steps : index
     tile.pipelined %t = %first to %last step %c1 stages(${STAGES}) {
@@ -207,9 +222,14 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
       memref.store %o, %ysh[%i, %j]
           : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
     }
+// tile.if(RED=cluster):
+    tile.cluster_reduce add %ysh -> %Y[%m0, %n0]
+        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+// tile.else:
     gpu.barrier
     tile.atomic add %ysh -> %Y[%m0, %n0]
         : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+// tile.endif
   }
   return
 }
@@ -217,7 +237,11 @@ func.func @gemv_w4a16_mma(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
 // The symmetric form: no zero points, q - 8.
 func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                               %S: memref<?x?x${AT}>,
+// tile.if(RED=cluster):
+                              %Y: memref<?x?x${AT}>) {
+// tile.else:
                               %Y: memref<?x?x${AT}> {tile.zero_init}) {
+// tile.endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index
@@ -231,6 +255,14 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   %steps = arith.ceildivui %K, %bk : index
+// tile.if(RED=cluster):
+  // K split across the SPLIT blocks of a cluster (grid z), which sum their
+  // products through distributed shared memory; a block past K's steps
+  // adds zeros.
+  %split = arith.constant ${SPLIT} : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) cluster(1, 1, ${SPLIT}) {
+// tile.else:
   // K split across blocks (grid z) until the grid has SLOTS blocks, at
   // most MAXSPLIT ways and one step each; `per` steps per block, and no
   // block without a step.
@@ -247,6 +279,7 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %split = arith.ceildivui %steps, %per : index
   tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
       threads(${THREADS}) {
+// tile.endif
     %xsh = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     // Rows padded by 16 bytes: the eight lanes that read one word of eight
     // rows (the A fragment's rows g and g + 8) hit eight bank groups.
@@ -263,7 +296,8 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     // a division by a size computed on the host stays on the host.
     %nz = gpu.grid_dim z
     %kper = arith.ceildivui %steps, %nz : index
-    %first = arith.muli %bz, %kper : index
+    %first0 = arith.muli %bz, %kper : index
+    %first = arith.minui %first0, %steps : index
     %end = arith.addi %first, %kper : index
     %last = arith.minui %end, %steps : index
     tile.pipelined %t = %first to %last step %c1 stages(${STAGES}) {
@@ -327,9 +361,14 @@ func.func @gemv_w4a16_mma_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
       memref.store %o, %ysh[%i, %j]
           : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
     }
+// tile.if(RED=cluster):
+    tile.cluster_reduce add %ysh -> %Y[%m0, %n0]
+        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+// tile.else:
     gpu.barrier
     tile.atomic add %ysh -> %Y[%m0, %n0]
         : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+// tile.endif
   }
   return
 }

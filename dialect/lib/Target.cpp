@@ -110,9 +110,9 @@ static constexpr MmaEntry kMfmaCdna2[] = {
 };
 
 static constexpr TargetFeature kAmpere = TargetFeature::cp_async;
-static constexpr TargetFeature kHopper = TargetFeature::cp_async |
-                                         TargetFeature::tma |
-                                         TargetFeature::vector_atomics;
+static constexpr TargetFeature kHopper =
+    TargetFeature::cp_async | TargetFeature::tma |
+    TargetFeature::vector_atomics | TargetFeature::clusters;
 static constexpr TargetFeature kHopperA =
     kHopper | TargetFeature::warp_specialize;
 
@@ -448,8 +448,9 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 /// Every single-bit feature, in bit order.
 static constexpr TargetFeature kAllFeatures[] = {
-    TargetFeature::cp_async, TargetFeature::tma, TargetFeature::warp_specialize,
-    TargetFeature::buffer_load_lds, TargetFeature::vector_atomics};
+    TargetFeature::cp_async,        TargetFeature::tma,
+    TargetFeature::warp_specialize, TargetFeature::buffer_load_lds,
+    TargetFeature::vector_atomics,  TargetFeature::clusters};
 
 bool TargetAttr::has(TargetFeature feature) const {
   return bitEnumContainsAll(getFeatures(), feature);
@@ -536,7 +537,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
               return parser.emitError(featureLoc)
                      << "unknown target feature '" << name
                      << "' (known: cp_async, tma, warp_specialize, "
-                        "vector_atomics, buffer_load_lds)";
+                        "vector_atomics, buffer_load_lds, clusters)";
             features = features | *feature;
             return success();
           }) ||
@@ -612,7 +613,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   TargetFeature vendorFeatures =
       vendor == Vendor::nvidia
           ? TargetFeature::cp_async | TargetFeature::tma |
-                TargetFeature::warp_specialize | TargetFeature::vector_atomics
+                TargetFeature::warp_specialize | TargetFeature::vector_atomics |
+                TargetFeature::clusters
           : TargetFeature::buffer_load_lds;
   for (TargetFeature feature : kAllFeatures)
     if (bitEnumContainsAll(features, feature) &&

@@ -919,6 +919,74 @@ LogicalResult AtomicOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ClusterReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClusterReduceOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (failed(verifySupportedSpace(*this, "the source", src)) ||
+      failed(verifySupportedSpace(*this, "the destination", dst)))
+    return failure();
+  // Only shared memory is visible to the other blocks of the cluster.
+  if (getMemorySpace(src) != MemorySpace::Shared)
+    return emitOpError() << "expected a shared source, got "
+                         << stringifyMemorySpace(getMemorySpace(src)) << " "
+                         << src;
+  if (getMemorySpace(dst) != MemorySpace::Global)
+    return emitOpError() << "expected a global destination, got "
+                         << stringifyMemorySpace(getMemorySpace(dst)) << " "
+                         << dst;
+  if (failed(verifyStaticShape(*this, "the source", src)) ||
+      failed(verifyElementType(*this, "the source", src)) ||
+      failed(verifyArithmeticElementType(*this, "the source", src)) ||
+      failed(verifyElementType(*this, "the destination", dst)) ||
+      failed(verifyArithmeticElementType(*this, "the destination", dst)))
+    return failure();
+  if (isa<FloatType>(src.getElementType()) !=
+      isa<FloatType>(dst.getElementType()))
+    return emitOpError() << "expected source and destination elements both "
+                            "floats or both integers, got "
+                         << src.getElementType() << " and "
+                         << dst.getElementType();
+  if (getDstIndices().empty()) {
+    if (src.getShape() != dst.getShape())
+      return emitOpError() << "expected a destination of "
+                           << formatShape(src.getShape())
+                           << " when no indices are given, got "
+                           << formatShape(dst.getShape());
+    return success();
+  }
+  return verifyTileRegion(*this, "destination", dst, getDstIndices(),
+                          src.getShape());
+}
+
+//===----------------------------------------------------------------------===//
+// RemoteLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RemoteLoadOp::verify() {
+  MemRefType type = getMemref().getType();
+  auto vec = cast<VectorType>(getResult().getType());
+  if (getMemorySpace(type) != MemorySpace::Shared)
+    return emitOpError() << "expected a shared memref, got "
+                         << stringifyMemorySpace(getMemorySpace(type)) << " "
+                         << type;
+  if (type.getElementType() != vec.getElementType())
+    return emitOpError() << "expected a result of " << type.getElementType()
+                         << " elements, got " << vec;
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError() << "expected " << type.getRank() << " indices, got "
+                         << getIndices().size();
+  int64_t n = vec.getNumElements();
+  int64_t bits = n * vec.getElementType().getIntOrFloatBitWidth();
+  if (!llvm::isPowerOf2_64(n) || bits % 8 != 0 || bits > 128)
+    return emitOpError() << "expected a power-of-two vector of at most 16 "
+                            "bytes, got "
+                         << vec;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // RedOp
 //===----------------------------------------------------------------------===//
 

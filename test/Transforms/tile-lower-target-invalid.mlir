@@ -31,3 +31,17 @@ func.func @mfma_tile_does_not_split() attributes {tile.target = #tile.target<"gf
   }
   return
 }
+
+// -----
+
+// Clusters need sm_90: a kernel launched in clusters on sm_80 is refused
+// where it is lowered, not by ptxas later.
+func.func @cluster_on_sm80(%out: memref<?x?xf32>) attributes {tile.target = #tile.target<"sm_80">} {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tile.kernel' op runs in clusters, which sm_80 does not have (thread-block clusters need sm_90)}}
+  tile.kernel blocks(%bx) in (%c2) threads(64) cluster(2) {
+    %p = tile.alloc : memref<8x32xf32, #gpu.address_space<workgroup>>
+    tile.cluster_reduce add %p -> %out[%bx, %bx] : memref<8x32xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+  }
+  return
+}

@@ -181,6 +181,36 @@ struct RedOpLowering : public ConvertOpToLLVMPattern<tile::RedOp> {
   }
 };
 
+/// tile.remote_load as `mapa` of the element's shared address into the
+/// cluster's window (address space 7) and one load from there, which the
+/// NVPTX backend emits as `ld.shared::cluster`.
+struct RemoteLoadOpLowering
+    : public ConvertOpToLLVMPattern<tile::RemoteLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::RemoteLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value ptr = getStridedElementPtr(rewriter, loc, op.getMemref().getType(),
+                                     adaptor.getMemref(), adaptor.getIndices());
+    auto sharedPtr = LLVM::LLVMPointerType::get(
+        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    if (ptr.getType() != sharedPtr)
+      ptr = LLVM::AddrSpaceCastOp::create(rewriter, loc, sharedPtr, ptr);
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value remote =
+        NVVM::MapaOp::create(rewriter, loc, clusterPtr, ptr, adaptor.getRank());
+    auto vec = cast<VectorType>(op.getResult().getType());
+    unsigned bytes =
+        vec.getNumElements() * vec.getElementType().getIntOrFloatBitWidth() / 8;
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, vec, remote, bytes);
+    return success();
+  }
+};
+
 struct TileConvertNVGPUToNVVMPass
     : public tile::impl::TileConvertNVGPUToNVVMBase<
           TileConvertNVGPUToNVVMPass> {
@@ -240,13 +270,13 @@ struct TileConvertNVGPUToNVVMPass
         return signalPassFailure();
     RewritePatternSet patterns(ctx);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
-    patterns.add<RedOpLowering>(converter);
+    patterns.add<RedOpLowering, RemoteLoadOpLowering>(converter);
     // mbarrier.create becomes a memref.global and memref.get_global, which
     // convert-gpu-to-nvvm lowers with the kernel's other memrefs.
     LLVMConversionTarget target(*ctx);
     target.addLegalDialect<NVVM::NVVMDialect, memref::MemRefDialect>();
     target.addIllegalDialect<nvgpu::NVGPUDialect>();
-    target.addIllegalOp<tile::RedOp>();
+    target.addIllegalOp<tile::RedOp, tile::RemoteLoadOp>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -43,7 +43,7 @@ static LogicalResult verifyLowered(KernelOp kernel) {
       }
       return WalkResult::advance();
     }
-    if (op->getDialect() == tileDialect && !isa<RedOp>(op)) {
+    if (op->getDialect() == tileDialect && !isa<RedOp, RemoteLoadOp>(op)) {
       op->emitOpError("must be lowered to thread-level code before "
                       "convert-tile-to-gpu");
       return WalkResult::interrupt();

@@ -307,6 +307,15 @@ const std::pair<Fragment, Value> *LoweringContext::getAccumulator(GemmOp op) {
 LogicalResult LoweringContext::init() {
   Block &body = kernel.getBody().front();
   OpBuilder b(&body, body.begin());
+  // Launching in clusters needs the hardware's: ptxas would reject the
+  // cluster attributes much later.
+  if (kernel.hasCluster() &&
+      (!options.target || !options.target.has(TargetFeature::clusters)))
+    return kernel.emitOpError()
+           << "runs in clusters, which "
+           << (options.target ? options.target.getChip()
+                              : "a kernel without target")
+           << " does not have (thread-block clusters need sm_90)";
   tid = gpu::ThreadIdOp::create(b, kernel.getLoc(), gpu::Dimension::x);
   threads = kernel.getThreads();
   WalkResult walk = kernel.walk([&](AllocOp alloc) {

@@ -173,6 +173,10 @@ struct LoweringContext {
   LogicalResult lowerCumsum(CumsumOp op);
   LogicalResult lowerFragmentCumsum(CumsumOp op);
   LogicalResult lowerAtomic(AtomicOp op);
+  /// `op` as loads of every block's tile through distributed shared memory
+  /// between two cluster barriers, each block storing its share
+  /// (Ops/Atomic.cpp).
+  LogicalResult lowerClusterReduce(ClusterReduceOp op);
   /// Tensorizes `op` (Ops/Gemm.cpp): wgmma where planWgmma() takes it,
   /// otherwise ldmatrix and mma.sync.
   LogicalResult lowerGemm(GemmOp op);

@@ -44,7 +44,7 @@ func.func private @f() attributes {t = #tile.target<chip = "x", vendor = intel, 
 
 // -----
 
-// expected-error @+1 {{unknown target feature 'wgmma' (known: cp_async, tma, warp_specialize, vector_atomics, buffer_load_lds)}}
+// expected-error @+1 {{unknown target feature 'wgmma' (known: cp_async, tma, warp_specialize, vector_atomics, buffer_load_lds, clusters)}}
 func.func private @f() attributes {t = #tile.target<chip = "x", vendor = nvidia, warp_size = 32, shared_per_block = 1, shared_per_sm = 1, registers_per_thread = 1, registers_per_sm = 1, mma = [], features = [wgmma]>}
 
 // -----

@@ -1496,6 +1496,127 @@ func.func @cumsum_shape(%n: index) {
 
 // -----
 
+// tile.cluster_reduce reads the other blocks' tiles through distributed
+// shared memory: the source must be shared, the destination global.
+func.func @cluster_reduce_fragment(%n: index, %g: memref<?x?xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<16x64xf32, #tile.fragment>
+    // expected-error @+1 {{'tile.cluster_reduce' op expected a shared source, got fragment 'memref<16x64xf32, #tile.fragment>'}}
+    tile.cluster_reduce add %f -> %g[%x, %x] : memref<16x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_shared_dst(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    %d = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cluster_reduce' op expected a global destination, got shared 'memref<16x64xf32, #gpu.address_space<workgroup>>'}}
+    tile.cluster_reduce add %s -> %d : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<16x64xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_dynamic(%n: index, %s: memref<?x64xf32, #gpu.address_space<workgroup>>, %g: memref<?x?xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.cluster_reduce' op expected the source to have a static shape, got 'memref<?x64xf32, #gpu.address_space<workgroup>>'}}
+    tile.cluster_reduce add %s -> %g[%x, %x] : memref<?x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_fp8(%n: index, %g: memref<?x?xf16>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cluster_reduce' op unsupported element type 'f8E4M3FN' for the source: expected an integer or f16, bf16, f32 or f64}}
+    tile.cluster_reduce add %s -> %g[%x, %x] : memref<16x64xf8E4M3FN, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_int_float(%n: index, %g: memref<?x?xi32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cluster_reduce' op expected source and destination elements both floats or both integers, got 'f32' and 'i32'}}
+    tile.cluster_reduce add %s -> %g[%x, %x] : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_shape(%n: index, %g: memref<16x32xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cluster_reduce' op expected a destination of 16x64 when no indices are given, got 16x32}}
+    tile.cluster_reduce add %s -> %g : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<16x32xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_indices(%n: index, %g: memref<?x?xf32>) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %s = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.cluster_reduce' op expected 2 indices for the destination of rank 2, got 1}}
+    tile.cluster_reduce add %s -> %g[%x] : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_reduce_outside(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %g: memref<16x64xf32>) {
+  // expected-error @+1 {{'tile.cluster_reduce' op expected to be nested in a 'tile.kernel'}}
+  tile.cluster_reduce add %s -> %g : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<16x64xf32>
+  return
+}
+
+// -----
+
+// tile.remote_load (made by tile-lower from tile.cluster_reduce) loads at
+// most 16 bytes of another block's shared memory.
+func.func @remote_load_global(%g: memref<16x64xf32>, %r: i32, %i: index) {
+  // expected-error @+1 {{'tile.remote_load' op expected a shared memref, got global 'memref<16x64xf32>'}}
+  %v = tile.remote_load %g[%i, %i] rank %r : memref<16x64xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @remote_load_type(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %r: i32, %i: index) {
+  // expected-error @+1 {{'tile.remote_load' op expected a result of 'f32' elements, got 'vector<4xf16>'}}
+  %v = tile.remote_load %s[%i, %i] rank %r : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @remote_load_indices(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %r: i32, %i: index) {
+  // expected-error @+1 {{'tile.remote_load' op expected 2 indices, got 1}}
+  %v = tile.remote_load %s[%i] rank %r : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @remote_load_width(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %r: i32, %i: index) {
+  // expected-error @+1 {{'tile.remote_load' op expected a power-of-two vector of at most 16 bytes, got 'vector<8xf32>'}}
+  %v = tile.remote_load %s[%i, %i] rank %r : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<8xf32>
+  return
+}
+
+// -----
+
 // tile.red (made by tile-lower from tile.atomic) adds one vector into
 // global memory.
 func.func @red_shared(%v: vector<8xf16>, %s: memref<64xf16, #gpu.address_space<workgroup>>, %i: index) {

@@ -420,3 +420,28 @@ func.func @red(%v: vector<8xf16>, %g: memref<?x?xf16>, %w: vector<4xf32>, %f: me
   tile.red %w, %f[%i] : vector<4xf32>, memref<?xf32>
   return
 }
+
+// tile.cluster_reduce: a shared tile combined over the blocks of a cluster
+// into a global view; tile.remote_load (thread level) reads another
+// block's shared memory.
+// CHECK-LABEL: func.func @cluster_reduce
+// CHECK: tile.kernel blocks(%{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}) threads(128) cluster(1, 4)
+// CHECK: tile.cluster_reduce add %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+// CHECK: tile.cluster_reduce max %{{.*}} -> %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<16x64xf32>
+func.func @cluster_reduce(%n: index, %y: memref<?x?xf16>, %z: memref<16x64xf32>) {
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%x, %k) in (%n, %c4) threads(128) cluster(1, 4) {
+    %p = tile.alloc : memref<16x64xf32, #gpu.address_space<workgroup>>
+    %n0 = arith.muli %x, %c4 : index
+    tile.cluster_reduce add %p -> %y[%n0, %n0] : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+    tile.cluster_reduce max %p -> %z : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<16x64xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @remote_load
+// CHECK: tile.remote_load %{{.*}}[%{{.*}}, %{{.*}}] rank %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf32>
+func.func @remote_load(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %r: i32, %i: index) -> vector<4xf32> {
+  %v = tile.remote_load %s[%i, %i] rank %r : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf32>
+  return %v : vector<4xf32>
+}

@@ -366,6 +366,74 @@ def Tile_AtomicOp : Tile_Op<"atomic", [Tile_InKernel]> {
   let hasVerifier = 1;
 }
 
+def Tile_ClusterReduceOp : Tile_Op<"cluster_reduce", [Tile_InKernel]> {
+  let summary = "combine a shared tile across the blocks of a cluster";
+  let description = [{
+    A collective of the kernel's thread-block cluster: every block passes
+    the same shared tile `src` and the same global destination, and `dst`
+    receives, at the given origin, the element-wise combination (`add`,
+    `max`, `min`) of `src` over all blocks of the cluster, converted to
+    `dst`'s element type. Each block writes a share of the tile, reading
+    the other blocks' `src` through distributed shared memory
+    (`ld.shared::cluster`); 16-bit floats are combined in f32. The op
+    synchronizes the cluster before (so every block's `src` is complete)
+    and after (so no block reuses or releases its `src` while another still
+    reads it): every thread of every block of the cluster must reach it.
+
+    This is a split-K reduction without atomics and without zeroing the
+    output first: the blocks that split a tile's K form one cluster, and
+    the sum is stored once, the same whatever order the blocks finish in.
+    Out-of-bounds elements of the destination are dropped. Without a
+    cluster (one block) the op stores `src`, converted. A kernel with a
+    cluster of several blocks needs a target with thread-block clusters
+    (the `clusters` feature, sm_90).
+
+    ```mlir
+    tile.cluster_reduce add %part -> %out[%m, %n]
+        : memref<16x64xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins
+    Tile_AtomicKindAttr:$kind,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Variadic<Index>:$dst_indices);
+  let assemblyFormat = [{
+    $kind $src `->` $dst (`[` $dst_indices^ `]`)? attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_RemoteLoadOp : Tile_Op<"remote_load"> {
+  let summary = "load from another block's shared memory (thread level)";
+  let description = [{
+    Loads the consecutive elements of shared `memref` starting at `indices`
+    as they are in block `rank` of the cluster (its rank in the cluster,
+    `%cluster_ctarank`), as one `ld.shared::cluster` of at most 16 bytes.
+    The element at `indices` must be aligned to the vector's size: the
+    caller checks it.
+
+    Not written by hand: tile-lower makes it from `tile.cluster_reduce`,
+    and tile-convert-nvgpu-to-nvvm lowers it with `mapa`.
+
+    ```mlir
+    %v = tile.remote_load %buf[%i, %j] rank %r
+        : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$memref,
+    Variadic<Index>:$indices,
+    I32:$rank);
+  let results = (outs VectorOfRankAndType<[1], [AnyInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` `rank` $rank attr-dict `:` type($memref) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_RedOp : Tile_Op<"red"> {
   let summary = "one vector reduction into global memory (thread level)";
   let description = [{

@@ -46,7 +46,9 @@ def Tile_TargetFeature : I32BitEnumAttr<"TargetFeature",
     I32BitEnumAttrCaseBit<"buffer_load_lds", 3>,
     // red.global.add on vectors of up to 16 bytes of f16, bf16 or f32
     // (sm_90).
-    I32BitEnumAttrCaseBit<"vector_atomics", 4>]> {
+    I32BitEnumAttrCaseBit<"vector_atomics", 4>,
+    // Thread-block clusters and their distributed shared memory (sm_90).
+    I32BitEnumAttrCaseBit<"clusters", 5>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -128,7 +130,8 @@ def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
     (`mma`, most preferred first, see `#tile.mma`) and its optional
     `features`: `cp_async`, `tma`, `warp_specialize` (a TMA producer
     warpgroup with setmaxnreg, sm_90a), `vector_atomics` (`red.global.add`
-    on vectors of up to 16 bytes, sm_90) and `buffer_load_lds` (CDNA).
+    on vectors of up to 16 bytes, sm_90), `clusters` (thread-block clusters
+    and distributed shared memory, sm_90) and `buffer_load_lds` (CDNA).
 
     A known chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942) is
     written by name and expands to the compiler's table; a target whose
