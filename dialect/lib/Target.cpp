@@ -112,7 +112,8 @@ static constexpr MmaEntry kMfmaCdna2[] = {
 static constexpr TargetFeature kAmpere = TargetFeature::cp_async;
 static constexpr TargetFeature kHopper =
     TargetFeature::cp_async | TargetFeature::tma |
-    TargetFeature::vector_atomics | TargetFeature::clusters;
+    TargetFeature::vector_atomics | TargetFeature::clusters |
+    TargetFeature::dependent_launch;
 static constexpr TargetFeature kHopperA =
     kHopper | TargetFeature::warp_specialize;
 
@@ -450,7 +451,8 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static constexpr TargetFeature kAllFeatures[] = {
     TargetFeature::cp_async,        TargetFeature::tma,
     TargetFeature::warp_specialize, TargetFeature::buffer_load_lds,
-    TargetFeature::vector_atomics,  TargetFeature::clusters};
+    TargetFeature::vector_atomics,  TargetFeature::clusters,
+    TargetFeature::dependent_launch};
 
 bool TargetAttr::has(TargetFeature feature) const {
   return bitEnumContainsAll(getFeatures(), feature);
@@ -537,7 +539,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
               return parser.emitError(featureLoc)
                      << "unknown target feature '" << name
                      << "' (known: cp_async, tma, warp_specialize, "
-                        "vector_atomics, buffer_load_lds, clusters)";
+                        "vector_atomics, buffer_load_lds, clusters, "
+                        "dependent_launch)";
             features = features | *feature;
             return success();
           }) ||
@@ -614,7 +617,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       vendor == Vendor::nvidia
           ? TargetFeature::cp_async | TargetFeature::tma |
                 TargetFeature::warp_specialize | TargetFeature::vector_atomics |
-                TargetFeature::clusters
+                TargetFeature::clusters | TargetFeature::dependent_launch
           : TargetFeature::buffer_load_lds;
   for (TargetFeature feature : kAllFeatures)
     if (bitEnumContainsAll(features, feature) &&
@@ -659,14 +662,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       name == TurnAttrHelper::getNameStr() ||
       name == PersistentAttrHelper::getNameStr() ||
       name == TilesAttrHelper::getNameStr() ||
-      name == ResidentBlocksAttrHelper::getNameStr())
+      name == ResidentBlocksAttrHelper::getNameStr() ||
+      name == DependentLaunchAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitError() << "unknown tile attribute '" << name
                          << "' (known: tile.target, tile.loop, tile.async, "
                             "tile.consumers, tile.producer_threads, "
                             "tile.tensor_map_args, tile.lowered, tile.turn, "
                             "tile.persistent, tile.tiles, "
-                            "tile.resident_blocks)";
+                            "tile.resident_blocks, tile.dependent_launch)";
 }
 
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,

@@ -13,6 +13,10 @@
 // While the HIP platform is selected (tileRtSetPlatform), each entry point
 // forwards to its HIP counterpart in DriverHIP.c instead.
 //
+// The runtime brings one kernel of its own, tile_rt_zero (kZeroPtx), which
+// clears the `zero` outputs of a `dependent-launch` manifest so that the
+// kernel after it may start early (docs/Runtime.md, "Zeroed outputs").
+//
 //===----------------------------------------------------------------------===//
 
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +47,7 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
   CUDA_ERROR_NO_DEVICE = 100,
 };
 
@@ -54,6 +59,7 @@ typedef struct CuLaunchAttribute {
     struct {
       unsigned x, y, z;
     } clusterDim;
+    int programmaticStreamSerializationAllowed;
   } value;
 } CuLaunchAttribute;
 
@@ -116,6 +122,19 @@ static bool driverInitialized;
 static CUdevice device;
 static CUcontext context;
 static int contextOrdinal = -1;
+
+/// What the runtime keeps for the current context, made on first need and
+/// dropped with the context (tileRtShutdown): a module belongs to the
+/// context that loaded it, and the next context may be another device.
+typedef struct ContextState {
+  /// The device's compute capability major version; 0 until asked.
+  int major;
+  /// The zeroing kernel (kZeroPtx); null until a launch first needs it.
+  tileRtModule *zeroModule;
+  CUfunction zeroFunction;
+} ContextState;
+
+static ContextState contextState;
 
 /// Reports the failed driver call `what` with the driver's error name.
 static tileRtStatus driverFail(CUresult code, const char *what) {
@@ -288,6 +307,8 @@ void tileRtShutdown(void) {
   }
   if (!context)
     return;
+  tileRtModuleUnload(contextState.zeroModule);
+  memset(&contextState, 0, sizeof(contextState));
   driver.cuCtxSetCurrent(NULL);
   driver.cuDevicePrimaryCtxRelease(device);
   context = NULL;
@@ -504,13 +525,42 @@ tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
                                   const tileRtLaunchConfig *c, void **params,
                                   void *stream) {
   REQUIRE_CONTEXT();
+  return tileRtLaunchOnStreamImpl(function, c, params, stream, false);
+}
+
+/// Fills `attrs` with the launch attributes `c` and `dependent` ask for
+/// and returns how many: none for a plain cuLaunchKernel.
+static unsigned launchAttributes(const tileRtLaunchConfig *c, bool dependent,
+                                 CuLaunchAttribute attrs[2]) {
+  unsigned n = 0;
+  memset(attrs, 0, 2 * sizeof(attrs[0]));
+  if (c->cluster[0] * c->cluster[1] * c->cluster[2] > 1) {
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[n].value.clusterDim.x = c->cluster[0];
+    attrs[n].value.clusterDim.y = c->cluster[1];
+    attrs[n++].value.clusterDim.z = c->cluster[2];
+  }
+  if (dependent) {
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[n++].value.programmaticStreamSerializationAllowed = 1;
+  }
+  return n;
+}
+
+tileRtStatus tileRtLaunchOnStreamImpl(tileRtFunction *function,
+                                      const tileRtLaunchConfig *c,
+                                      void **params, void *stream,
+                                      bool dependent) {
+  REQUIRE_CONTEXT();
   if (!function || !c)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null function or launch configuration");
+  // HIP has no dependent launch; tileRtZeroAsync never asks for one there.
   if (platform == TILE_RT_PLATFORM_HIP)
     return tileRtHipLaunch(function, c, params, stream);
-  bool cluster = c->cluster[0] * c->cluster[1] * c->cluster[2] > 1;
-  if (!cluster) {
+  CuLaunchAttribute attrs[2];
+  unsigned numAttrs = launchAttributes(c, dependent, attrs);
+  if (!numAttrs) {
     CU_CHECK(driver.cuLaunchKernel((CUfunction)function, c->grid[0], c->grid[1],
                                    c->grid[2], c->block[0], c->block[1],
                                    c->block[2], c->sharedBytes,
@@ -518,19 +568,15 @@ tileRtStatus tileRtLaunchOnStream(tileRtFunction *function,
              "cuLaunchKernel");
     return TILE_RT_SUCCESS;
   }
+  // Only a cluster gets here without it: tileRtZeroAsync uses its kernel,
+  // and so asks for a dependent launch, only where the driver has it.
   if (!driver.cuLaunchKernelEx)
     return tileRtFail(TILE_RT_ERROR_DRIVER,
                       "cluster launch needs cuLaunchKernelEx, which this "
                       "driver lacks");
-  CuLaunchAttribute attr;
-  memset(&attr, 0, sizeof(attr));
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = c->cluster[0];
-  attr.value.clusterDim.y = c->cluster[1];
-  attr.value.clusterDim.z = c->cluster[2];
   CuLaunchConfig config = {
       c->grid[0],  c->grid[1],     c->grid[2],       c->block[0], c->block[1],
-      c->block[2], c->sharedBytes, (CUstream)stream, &attr,       1};
+      c->block[2], c->sharedBytes, (CUstream)stream, attrs,       numAttrs};
   CU_CHECK(driver.cuLaunchKernelEx(&config, (CUfunction)function, params, NULL),
            "cuLaunchKernelEx");
   return TILE_RT_SUCCESS;
@@ -609,6 +655,128 @@ tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
   if (bytes)
     CU_CHECK(driver.cuMemsetD8Async(dst, value, bytes, (CUstream)stream),
              "cuMemsetD8Async");
+  return TILE_RT_SUCCESS;
+}
+
+/// The runtime's zeroing kernel: thread i of the grid stores zeros to the
+/// 16 bytes at ptr + 16 i, for i below `chunks`. Its first instruction lets
+/// the next kernel on the stream launch, if that one was launched as a
+/// programmatic dependent, once every block of this one has started; that
+/// kernel's griddepcontrol.wait still waits for this grid to finish and
+/// its stores to be visible. PTX ISA 7.8 is the first with griddepcontrol.
+static const char kZeroPtx[] =
+    ".version 7.8\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    "\n"
+    ".visible .entry tile_rt_zero(.param .u64 ptr, .param .u64 chunks)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<5>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  griddepcontrol.launch_dependents;\n"
+    "  ld.param.u64 %rd1, [ptr];\n"
+    "  ld.param.u64 %rd2, [chunks];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  mov.u32 %r3, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, %r2;\n"
+    "  cvt.u64.u32 %rd4, %r3;\n"
+    "  add.s64 %rd3, %rd3, %rd4;\n"
+    "  setp.ge.u64 %p1, %rd3, %rd2;\n"
+    "  @%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %rd5, %rd1;\n"
+    "  shl.b64 %rd6, %rd3, 4;\n"
+    "  add.s64 %rd7, %rd5, %rd6;\n"
+    "  mov.b32 %r4, 0;\n"
+    "  st.global.v4.b32 [%rd7], {%r4, %r4, %r4, %r4};\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+enum {
+  /// Threads per block of the zeroing kernel; its grid covers the chunks.
+  kZeroBlock = 256,
+  /// The bytes one thread of it clears, and the alignment it needs.
+  kZeroChunk = 16,
+};
+
+/// The current device's compute capability major version, asked once per
+/// context.
+static tileRtStatus deviceMajor(int *major) {
+  if (!contextState.major)
+    CU_CHECK(driver.cuDeviceGetAttribute(
+                 &contextState.major,
+                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+             "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
+  *major = contextState.major;
+  return TILE_RT_SUCCESS;
+}
+
+/// Sets `*fits` where the zeroing kernel may clear `bytes` at `ptr` and a
+/// dependent launch can follow it: on CUDA with cuLaunchKernelEx, on a
+/// device with griddepcontrol (compute capability 9.0 and later), for a
+/// non-empty range of whole, aligned 16-byte chunks that one grid covers.
+static tileRtStatus zeroKernelFits(tileRtDevicePtr ptr, size_t bytes,
+                                   bool *fits) {
+  *fits = false;
+  if (platform != TILE_RT_PLATFORM_CUDA || !driver.cuLaunchKernelEx || !bytes ||
+      ptr % kZeroChunk || bytes % kZeroChunk ||
+      bytes / kZeroChunk / kZeroBlock >= 0x7fffffffu)
+    return TILE_RT_SUCCESS;
+  int major = 0;
+  tileRtStatus s = deviceMajor(&major);
+  *fits = s == TILE_RT_SUCCESS && major >= 9;
+  return s;
+}
+
+/// The zeroing kernel of the current context, JIT-compiled from kZeroPtx
+/// when a launch first needs it rather than at tileRtInit: most programs
+/// never do.
+static tileRtStatus zeroKernel(CUfunction *out) {
+  if (!contextState.zeroFunction) {
+    tileRtModule *module;
+    tileRtStatus s =
+        tileRtModuleLoadData(kZeroPtx, sizeof(kZeroPtx) - 1, &module);
+    if (s != TILE_RT_SUCCESS) {
+      char msg[2048];
+      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+      return tileRtFail(s, "the runtime's zeroing kernel: %s", msg);
+    }
+    CUresult r = driver.cuModuleGetFunction(&contextState.zeroFunction,
+                                            module->module, "tile_rt_zero");
+    if (r != 0) {
+      tileRtModuleUnload(module);
+      contextState.zeroFunction = NULL;
+      return driverFail(r, "cuModuleGetFunction(tile_rt_zero)");
+    }
+    contextState.zeroModule = module;
+  }
+  *out = contextState.zeroFunction;
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
+                             bool *viaKernel) {
+  REQUIRE_CONTEXT();
+  *viaKernel = false;
+  bool fits;
+  tileRtStatus s = zeroKernelFits(ptr, bytes, &fits);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  if (!fits)
+    return tileRtMemset8Async(ptr, 0, bytes, stream);
+  CUfunction function;
+  s = zeroKernel(&function);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  uint64_t chunks = bytes / kZeroChunk;
+  unsigned blocks = (unsigned)((chunks + kZeroBlock - 1) / kZeroBlock);
+  void *params[] = {&ptr, &chunks};
+  CU_CHECK(driver.cuLaunchKernel(function, blocks, 1, 1, kZeroBlock, 1, 1, 0,
+                                 (CUstream)stream, params, NULL),
+           "cuLaunchKernel(tile_rt_zero)");
+  *viaKernel = true;
   return TILE_RT_SUCCESS;
 }
 

@@ -45,6 +45,29 @@ tileRtStatus tileRtCheckVariantCompatible(const tileRtManifest *from,
                                           const tileRtVariant *variant,
                                           const tileRtManifest *to);
 
+/// tileRtLaunchOnStream; with `dependent`, on CUDA, as a programmatic
+/// dependent launch (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION):
+/// the kernel may start before the operation enqueued before it on
+/// `stream` finished. Only right after tileRtZeroAsync launched the
+/// zeroing kernel is that safe: it was itself launched after all earlier
+/// work of the stream finished, and the kernel waits for it
+/// (griddepcontrol.wait) before it touches what it zeroed.
+tileRtStatus tileRtLaunchOnStreamImpl(tileRtFunction *function,
+                                      const tileRtLaunchConfig *config,
+                                      void **params, void *stream,
+                                      bool dependent);
+
+/// Sets the `bytes` bytes at `ptr` to zero in order on `stream`, for a
+/// kernel that may start before they are zero (a `dependent-launch`
+/// manifest). On CUDA devices of compute capability 9.0 and later, where
+/// `ptr` and `bytes` are multiples of 16 (and `bytes` is not 0), with the
+/// runtime's zeroing kernel, which lets a dependent launch follow it
+/// (`*viaKernel` set); elsewhere with tileRtMemset8Async (`*viaKernel`
+/// cleared, and the kernel must be launched normally). The zeroing
+/// kernel is loaded on first use, once per context.
+tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
+                             bool *viaKernel);
+
 /// A loaded module: the platform's handle (CUmodule, hipModule_t).
 struct tileRtModule {
   void *module;

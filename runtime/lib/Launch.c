@@ -601,10 +601,35 @@ tileRtStatus tileRtKernelPrepare(tileRtKernel *k, const tileRtArgValue *args,
   return s;
 }
 
+/// Zeroes, on `stream`, the memrefs that the manifest's `zero` directives
+/// name (`packed`'s ranges). A `dependent-launch` kernel about to launch
+/// (`early`) has them zeroed by tileRtZeroAsync; `*dependent` is set when
+/// the operation enqueued last is then its zeroing kernel and none of the
+/// ranges fell back to a memset, so the kernel may launch as its
+/// dependent. Empty ranges enqueue nothing.
+static tileRtStatus zeroOutputs(const tileRtPackedParams *packed, bool early,
+                                void *stream, bool *dependent) {
+  bool kernels = false, memsets = false;
+  for (int i = 0; i < packed->numZero; ++i) {
+    uint64_t ptr = packed->zeroPtr[i];
+    size_t bytes = packed->zeroBytes[i];
+    bool viaKernel = false;
+    tileRtStatus s = bytes && early
+                         ? tileRtZeroAsync(ptr, bytes, stream, &viaKernel)
+                         : tileRtMemset8Async(ptr, 0, bytes, stream);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    kernels |= viaKernel;
+    memsets |= bytes && !viaKernel;
+  }
+  *dependent = kernels && !memsets;
+  return TILE_RT_SUCCESS;
+}
+
 /// Launches `target` on `packed` arguments and `config`: first zeroes, on
 /// `stream`, the memrefs that the manifest's `zero` directives name, also
 /// where the grid is empty (a sum over nothing is zero), which alone
-/// launches nothing.
+/// launches nothing; a memset does there, as nothing follows to overlap.
 static tileRtStatus launchPacked(tileRtKernel *target,
                                  const tileRtLaunchConfig *config,
                                  const tileRtPackedParams *packed,
@@ -614,16 +639,13 @@ static tileRtStatus launchPacked(tileRtKernel *target,
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "%s was loaded without the driver and cannot launch",
                       target->manifest.path);
-  for (int i = 0; i < packed->numZero; ++i) {
-    tileRtStatus s =
-        tileRtMemset8Async(packed->zeroPtr[i], 0, packed->zeroBytes[i], stream);
-    if (s != TILE_RT_SUCCESS)
-      return s;
-  }
-  if (empty)
-    return TILE_RT_SUCCESS;
-  return tileRtLaunchOnStream(target->function, config, packed->pointers,
-                              stream);
+  bool dependent;
+  tileRtStatus s = zeroOutputs(
+      packed, target->manifest.dependentLaunch && !empty, stream, &dependent);
+  if (s != TILE_RT_SUCCESS || empty)
+    return s;
+  return tileRtLaunchOnStreamImpl(target->function, config, packed->pointers,
+                                  stream, dependent);
 }
 
 /// Whether `target` is `k` or one of its variants, recursively.

@@ -546,6 +546,24 @@ static tileRtStatus checkRules(tileRtManifest *m) {
   return TILE_RT_SUCCESS;
 }
 
+/// Checks the `dependent-launch` directive on line `line` (0: none) of the
+/// parsed `m`: it promises that the kernel waits before it touches its
+/// zeroed outputs, which means nothing without a kernel or a `zero`
+/// directive, so either is more likely a mistake than a no-op.
+static tileRtStatus checkDependentLaunch(LineCtx *ctx, const tileRtManifest *m,
+                                         int line) {
+  if (!line)
+    return TILE_RT_SUCCESS;
+  ctx->line = line;
+  if (!m->hasKernel)
+    return PARSE_FAIL(ctx, "'dependent-launch' in a dispatching manifest "
+                           "(its variants' manifests say it)");
+  for (int i = 0; i < m->numParams; ++i)
+    if (m->params[i].zeroInit)
+      return TILE_RT_SUCCESS;
+  return PARSE_FAIL(ctx, "'dependent-launch' without a 'zero' directive");
+}
+
 tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                                        tileRtManifest *m) {
   if (!text || !m)
@@ -562,7 +580,8 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
 
   // First line of each once-only directive, to name duplicates.
   int seenHeader = 0, seenKernel = 0, seenBinary = 0, seenBlock = 0,
-      seenShared = 0, seenCluster = 0, seenIndex = 0, seenFallback = 0;
+      seenShared = 0, seenCluster = 0, seenIndex = 0, seenFallback = 0,
+      seenDependent = 0;
   char line[kMaxLine];
   const char *cursor = text;
   while (*cursor) {
@@ -691,6 +710,11 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                           "parameter declared before it",
                           words[1]);
       m->params[p].zeroInit = 1;
+    } else if (strcmp(d, "dependent-launch") == 0) {
+      ONCE(seenDependent);
+      if (n != 1)
+        return PARSE_FAIL(&ctx, "'dependent-launch' takes no arguments");
+      m->dependentLaunch = 1;
     } else if (strcmp(d, "block") == 0) {
       ONCE(seenBlock);
       tileRtStatus s = parseTriple(&ctx, words, n, m->block);
@@ -748,6 +772,9 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
   m->hasKernel = !(m->numVariants && !seenKernel && !seenBinary && !seenBlock &&
                    !m->gridLine[0] && !m->gridLine[1] && !m->gridLine[2] &&
                    !seenShared && !seenCluster);
+  tileRtStatus dependent = checkDependentLaunch(&ctx, m, seenDependent);
+  if (dependent != TILE_RT_SUCCESS)
+    return dependent;
   if (!m->hasKernel)
     return checkRules(m);
   if (!seenKernel)
@@ -910,6 +937,8 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   for (int i = 0; i < m->numParams; ++i)
     if (m->params[i].zeroInit)
       fprintf(os, "zero %s\n", m->params[i].name);
+  if (m->dependentLaunch)
+    fprintf(os, "dependent-launch\n");
   if (m->hasKernel) {
     fprintf(os, "block %u %u %u\n", m->block[0], m->block[1], m->block[2]);
     fprintf(os, "cluster %u %u %u\n", m->cluster[0], m->cluster[1],

@@ -223,6 +223,9 @@ struct KernelLaunch {
   std::vector<std::string> params;
   /// Parameters the launcher zeroes before each launch (`tile.zero_init`).
   std::vector<std::string> zeroed;
+  /// The kernel waits for the stream's previous grid before it touches a
+  /// zeroed argument (kDependentLaunchAttr).
+  bool dependentLaunch = false;
   std::string grid[3];
   int64_t block[3] = {1, 1, 1};
   int64_t cluster[3] = {1, 1, 1};
@@ -623,6 +626,16 @@ static LogicalResult collectLaunches(ModuleOp module,
           func && func.getArgAttr(arg.getArgNumber(), "tile.zero_init"))
         info.zeroed.push_back(argName(arg));
     llvm::sort(info.zeroed);
+    if (auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+            launch, launch.getKernel()))
+      info.dependentLaunch =
+          !info.zeroed.empty() &&
+          func.walk([](Operation *op) {
+                return op->hasAttr(tile::kDependentLaunchAttr)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
     info.params = std::move(params);
     launches.push_back(std::move(info));
     return WalkResult::advance();
@@ -1767,6 +1780,8 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
     os << "param " << param << "\n";
   for (const std::string &name : launch.zeroed)
     os << "zero " << name << "\n";
+  if (launch.dependentLaunch)
+    os << "dependent-launch\n";
   os << "block " << launch.block[0] << " " << launch.block[1] << " "
      << launch.block[2] << "\n";
   if (launch.hasCluster)

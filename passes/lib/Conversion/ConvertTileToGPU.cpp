@@ -16,9 +16,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace tile {
@@ -53,6 +55,55 @@ static LogicalResult verifyLowered(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
+/// The first operation of `body` that reads or writes the memory of one of
+/// `values` or of a view of one (descriptor reads, such as memref.dim, do
+/// not count); null if none does.
+static Operation *firstAccess(Block &body, llvm::SmallPtrSet<Value, 4> values) {
+  for (Operation &top : body) {
+    WalkResult walk = top.walk([&](Operation *op) {
+      if (llvm::none_of(op->getOperands(),
+                        [&](Value v) { return values.contains(v); }))
+        return WalkResult::advance();
+      if (isa<memref::DimOp, memref::ExtractStridedMetadataOp,
+              memref::ExtractAlignedPointerAsIndexOp>(op))
+        return WalkResult::advance();
+      if (isa<ViewLikeOpInterface>(op)) {
+        for (Value result : op->getResults())
+          values.insert(result);
+        return WalkResult::advance();
+      }
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return &top;
+  }
+  return nullptr;
+}
+
+/// Makes `launch` wait (griddepcontrol.wait) for the grid before it in the
+/// stream just before its body first touches a `tile.zero_init` argument
+/// of `func`, the wait marked kDependentLaunchAttr: the runtime may then start
+/// it while it zeroes those arguments, the part of the kernel before the
+/// wait overlapping the zeroing. Everything before the wait must read only
+/// what the stream's earlier work left, which the zeroing, launched after
+/// that work, guarantees.
+static void waitForZeroing(RewriterBase &rewriter, gpu::LaunchOp launch,
+                           func::FuncOp func) {
+  llvm::SmallPtrSet<Value, 4> zeroed;
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), "tile.zero_init"))
+      zeroed.insert(arg);
+  if (zeroed.empty())
+    return;
+  Operation *first = firstAccess(launch.getBody().front(), zeroed);
+  if (!first)
+    return;
+  rewriter.setInsertionPoint(first);
+  auto wait = NVVM::GriddepcontrolOp::create(rewriter, first->getLoc(),
+                                             NVVM::GridDepActionKind::wait);
+  wait->setAttr(kDependentLaunchAttr, rewriter.getUnitAttr());
+}
+
 FailureOr<gpu::LaunchOp>
 mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
                                   int64_t sharedAlignment) {
@@ -64,6 +115,8 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
            << "needs " << plan.totalBytes << " bytes of shared memory";
 
   Location loc = kernel.getLoc();
+  TargetAttr target = getTargetFor(kernel);
+  auto func = kernel->getParentOfType<func::FuncOp>();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(kernel);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -221,6 +274,8 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
                isa<arith::ArithDialect>(op->getDialect());
       })))
     return launch.emitOpError("could not sink constants into the launch");
+  if (func && target && target.has(TargetFeature::dependent_launch))
+    waitForZeroing(rewriter, launch, func);
   return launch;
 }
 

@@ -262,6 +262,13 @@ typedef struct tileRtManifest {
   int indexBits;
   int numParams;
   tileRtParam params[TILE_RT_MAX_PARAMS];
+  /// Nonzero with a `dependent-launch` directive (which needs a `zero`
+  /// one): the kernel executes griddepcontrol.wait before it first touches
+  /// a zeroed output, so it may start before the zeroing finished. On
+  /// CUDA devices of compute capability 9.0 and later the runtime then
+  /// zeroes with its own kernel and launches this one as its programmatic
+  /// dependent (docs/Runtime.md, "Zeroed outputs").
+  int dependentLaunch;
   unsigned block[3];
   unsigned cluster[3];
   unsigned sharedBytes;

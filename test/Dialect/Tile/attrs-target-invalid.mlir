@@ -44,7 +44,7 @@ func.func private @f() attributes {t = #tile.target<chip = "x", vendor = intel, 
 
 // -----
 
-// expected-error @+1 {{unknown target feature 'wgmma' (known: cp_async, tma, warp_specialize, vector_atomics, buffer_load_lds, clusters)}}
+// expected-error @+1 {{unknown target feature 'wgmma' (known: cp_async, tma, warp_specialize, vector_atomics, buffer_load_lds, clusters, dependent_launch)}}
 func.func private @f() attributes {t = #tile.target<chip = "x", vendor = nvidia, warp_size = 32, shared_per_block = 1, shared_per_sm = 1, registers_per_thread = 1, registers_per_sm = 1, mma = [], features = [wgmma]>}
 
 // -----
@@ -119,7 +119,7 @@ func.func private @f() attributes {tile.tensor_map_args = [0, 2]}
 
 // -----
 
-// expected-error @+1 {{unknown tile attribute 'tile.chip' (known: tile.target, tile.loop, tile.async, tile.consumers, tile.producer_threads, tile.tensor_map_args, tile.lowered, tile.turn, tile.persistent, tile.tiles, tile.resident_blocks)}}
+// expected-error @+1 {{unknown tile attribute 'tile.chip' (known: tile.target, tile.loop, tile.async, tile.consumers, tile.producer_threads, tile.tensor_map_args, tile.lowered, tile.turn, tile.persistent, tile.tiles, tile.resident_blocks, tile.dependent_launch)}}
 func.func private @f() attributes {tile.chip = "sm_80"}
 
 // -----

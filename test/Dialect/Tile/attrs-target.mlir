@@ -55,7 +55,7 @@ func.func private @table_in_full() attributes {
                           #tile.mma<mma_sync m16n8k16, bf16 x bf16 -> f32>,
                           #tile.mma<mma_sync m16n8k8, f32 x f32 -> f32>,
                           #tile.mma<mma_sync m16n8k32, i8 x i8 -> i32>],
-                   features = [cp_async, tma, warp_specialize, vector_atomics, clusters]>,
+                   features = [cp_async, tma, warp_specialize, vector_atomics, clusters, dependent_launch]>,
   c = #tile.target<chip = "gfx942", vendor = amd, warp_size = 64,
                    shared_per_block = 65536, shared_per_sm = 65536,
                    registers_per_thread = 512, registers_per_sm = 131072,

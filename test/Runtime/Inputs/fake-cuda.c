@@ -11,16 +11,26 @@
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
 // stand-in encoding is the address followed by the row pitch), gemm_f16
 // (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
-// (C = A^T B, A stored K x M) and nop (does nothing, so that benchmarks
-// time the host side of a launch alone); PTX images must contain ".entry".
-// The environment variable FAKE_CUDA_INIT_ERROR makes cuInit fail with
-// that code. fakeCudaLastLaunch reports the kernel, geometry and stream of
+// (C = A^T B, A stored K x M), accum_f32 (Y += X and Z += X over bare f32
+// pointers, as a split-K kernel adds into zeroed outputs), tile_rt_zero
+// (the runtime's own zeroing kernel, Driver.c) and nop (does nothing, so
+// that benchmarks time the host side of a launch alone); PTX images must
+// contain ".entry". The environment variable FAKE_CUDA_INIT_ERROR makes
+// cuInit fail with that code, and FAKE_CUDA_COMPUTE_CAPABILITY ("8.0")
+// sets the device's compute capability (default 9.0). cuLaunchKernelEx
+// takes the cluster and the programmatic stream serialization attributes.
+// fakeCudaLastLaunch reports the kernel, geometry and stream of
 // the last launch, so tests can tell which variant of a manifest ran, and
 // on which stream; fakeCudaLastDescriptor the descriptors the last GEMM
 // received and fakeCudaLastTensorMap the last tensor map encoded, so tests
 // can tell how arguments were bound; fakeCudaTensorMapEncodes counts the
 // tensor maps encoded, so tests can tell whether a launch reused the maps
-// of the one before.
+// of the one before. fakeCudaModuleLoads, fakeCudaZeroKernels,
+// fakeCudaAsyncMemsets and fakeCudaDependentLaunches count modules
+// loaded, zeroing kernels run, stream-ordered memsets and launches that
+// carried the dependent launch attribute (and of those, the ones that
+// directly followed a zeroing kernel on their stream, the only place the
+// runtime may ask for one).
 //
 // The device has 132 multiprocessors (an H100 SXM's count) of 2048 threads
 // and 233472 bytes of shared memory, 1024 of them reserved per block, and
@@ -115,12 +125,28 @@ enum {
   RESERVED_SHARED = 1024,
 };
 
+/// Compute capability `major`.`minor`: FAKE_CUDA_COMPUTE_CAPABILITY, else
+/// 9.0 (an H100's).
+static void computeCapability(int *major, int *minor) {
+  const char *forced = getenv("FAKE_CUDA_COMPUTE_CAPABILITY");
+  *major = 9;
+  *minor = 0;
+  if (forced && sscanf(forced, "%d.%d", major, minor) != 2)
+    *major = *minor = 0;
+}
+
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
+  int major, minor;
+  computeCapability(&major, &minor);
   if (attribute == 16) // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
     *value = MULTIPROCESSORS;
+  else if (attribute == 75) // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+    *value = major;
+  else if (attribute == 76) // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+    *value = minor;
   else
-    *value = attribute == 75 ? 9 : 0; // compute capability 9.0
+    *value = 0;
   return OK;
 }
 
@@ -200,6 +226,49 @@ static void nop(const unsigned grid[3], const unsigned block[3],
   (void)grid, (void)block, (void)params;
 }
 
+/// Y[i] += X[i] and Z[i] += X[i] for i below n and the grid's threads:
+/// bare f32 pointers X, Y, Z and an i32 n. Outputs that were not zeroed
+/// first keep what they held in the sum.
+static void accumF32(const unsigned grid[3], const unsigned block[3],
+                     void **params) {
+  float *x, *y, *z;
+  int n;
+  memcpy(&x, params[0], sizeof(x));
+  memcpy(&y, params[1], sizeof(y));
+  memcpy(&z, params[2], sizeof(z));
+  memcpy(&n, params[3], sizeof(n));
+  long threads = (long)grid[0] * block[0];
+  for (long i = 0; i < threads && i < n; ++i) {
+    y[i] += x[i];
+    z[i] += x[i];
+  }
+}
+
+static long zeroKernels;
+
+/// For tests: the runs of the zeroing kernel tile_rt_zero so far.
+long fakeCudaZeroKernels(void) { return zeroKernels; }
+
+/// The runtime's zeroing kernel (Driver.c): thread i stores zeros to the 16
+/// bytes at ptr + 16 i, for i below `chunks` (both u64 parameters). A
+/// misaligned vector store faults on a GPU; here it aborts.
+static void zeroChunks(const unsigned grid[3], const unsigned block[3],
+                       void **params) {
+  uint64_t ptr, chunks;
+  memcpy(&ptr, params[0], sizeof(ptr));
+  memcpy(&chunks, params[1], sizeof(chunks));
+  if (ptr % 16) {
+    fprintf(stderr, "fake-cuda: tile_rt_zero: misaligned address 0x%llx\n",
+            (unsigned long long)ptr);
+    abort();
+  }
+  uint64_t threads =
+      (uint64_t)grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+  for (uint64_t i = 0; i < threads && i < chunks; ++i)
+    memset((char *)(uintptr_t)ptr + 16 * i, 0, 16);
+  ++zeroKernels;
+}
+
 /// The three descriptors the last GEMM received: aligned pointer, then
 /// offset, sizes and strides; `gemms` counts the GEMMs launched.
 static struct {
@@ -249,7 +318,13 @@ typedef struct KernelEntry {
 static KernelEntry kernels[] = {
     {"vadd_f32", vaddF32},          {"add2d_f16", add2dF16},
     {"add2d_f16_tma", add2dF16Tma}, {"gemm_f16", gemmF16},
-    {"gemm_tn_f16", gemmTnF16},     {"nop", nop}};
+    {"gemm_tn_f16", gemmTnF16},     {"accum_f32", accumF32},
+    {"tile_rt_zero", zeroChunks},   {"nop", nop}};
+
+/// The last operation enqueued (a kernel's name, or "memset") and its
+/// stream: what a dependent launch may overlap.
+static const char *lastOperation;
+static void *lastOperationStream;
 
 static struct {
   const char *kernel;
@@ -273,6 +348,11 @@ typedef struct Module {
   int loaded;
 } Module;
 
+static long moduleLoads;
+
+/// For tests: the modules loaded so far.
+long fakeCudaModuleLoads(void) { return moduleLoads; }
+
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
   if (!strstr((const char *)image, ".entry")) {
@@ -284,6 +364,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
   Module *m = calloc(1, sizeof(Module));
   m->loaded = 1;
   *module = m;
+  ++moduleLoads;
   return OK;
 }
 
@@ -316,6 +397,8 @@ static CUresult launch(void *function, const unsigned grid[3],
   memcpy(last.block, block, sizeof(last.block));
   last.stream = stream;
   ++last.count;
+  lastOperation = last.kernel;
+  lastOperationStream = stream;
   ((KernelEntry *)function)->kernel(grid, block, params);
   return OK;
 }
@@ -334,6 +417,7 @@ typedef struct LaunchAttribute {
   union {
     char bytes[64];
     unsigned clusterDim[3];
+    int programmaticStreamSerializationAllowed;
   } value;
 } LaunchAttribute;
 
@@ -344,19 +428,54 @@ typedef struct LaunchConfig {
   unsigned numAttrs;
 } LaunchConfig;
 
+static long dependentLaunches, dependentAfterZero;
+
+/// For tests: the launches so far that carried
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION set to 1, and in
+/// `*afterZero` (non-null) those of them whose stream's last operation was
+/// the zeroing kernel tile_rt_zero.
+long fakeCudaDependentLaunches(long *afterZero) {
+  *afterZero = dependentAfterZero;
+  return dependentLaunches;
+}
+
+/// Checks the cluster attribute against the grid; INVALID_CLUSTER_SIZE
+/// where a dimension is 0 or does not divide the grid's.
+static CUresult checkCluster(const LaunchConfig *config,
+                             const LaunchAttribute *attr) {
+  for (int d = 0; d < 3; ++d) {
+    unsigned c = attr->value.clusterDim[d];
+    if (c == 0 || config->grid[d] % c)
+      return INVALID_CLUSTER_SIZE;
+  }
+  return OK;
+}
+
 CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
                           void **params, void **extra) {
   (void)extra;
+  int dependent = 0;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
-    if (config->attrs[i].id != 4) // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-      continue;
-    for (int d = 0; d < 3; ++d) {
-      unsigned c = config->attrs[i].value.clusterDim[d];
-      if (c == 0 || config->grid[d] % c)
-        return INVALID_CLUSTER_SIZE;
+    const LaunchAttribute *attr = &config->attrs[i];
+    if (attr->id == 4) { // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+      CUresult r = checkCluster(config, attr);
+      if (r != OK)
+        return r;
+    } else if (attr->id == 6) { // ..._PROGRAMMATIC_STREAM_SERIALIZATION
+      dependent = attr->value.programmaticStreamSerializationAllowed == 1;
+    } else {
+      return INVALID_VALUE;
     }
   }
-  return launch(function, config->grid, config->block, config->stream, params);
+  int afterZero = lastOperation && strcmp(lastOperation, "tile_rt_zero") == 0 &&
+                  lastOperationStream == config->stream;
+  CUresult r =
+      launch(function, config->grid, config->block, config->stream, params);
+  if (r == OK && dependent) {
+    ++dependentLaunches;
+    dependentAfterZero += afterZero;
+  }
+  return r;
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
@@ -392,8 +511,9 @@ long fakeCudaAsyncMemsets(void) { return asyncMemsets; }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
                          void *stream) {
-  (void)stream;
   ++asyncMemsets;
+  lastOperation = "memset";
+  lastOperationStream = stream;
   memset((void *)(uintptr_t)dst, value, bytes);
   return OK;
 }

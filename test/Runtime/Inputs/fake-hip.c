@@ -11,7 +11,8 @@
 // EM_AMDGPU) that name the kernel looked up. Kernels: elementwise_add_kernel
 // (C = A + B over three rank-2 f16 memref descriptors) and gemm_nn_kernel
 // (C = A B, f16 descriptors, f32 accumulation). FAKE_HIP_DEVICES sets the
-// device count (default 1).
+// device count (default 1); fakeHipAsyncMemsets counts the stream-ordered
+// memsets.
 //
 // The device has 304 compute units (an MI300X's count) of 2048 threads and
 // 65536 bytes of LDS, running at most 32 workgroups each:
@@ -131,7 +132,7 @@ static KernelEntry kernels[] = {{"elementwise_add_kernel", elementwiseAdd},
                                 {"gemm_nn_kernel", fakeGemmF16}};
 
 typedef struct Module {
-  const unsigned char *image;
+  unsigned char *image;
   size_t size;
 } Module;
 
@@ -155,14 +156,22 @@ hipError_t hipModuleLoadData(void **module, const void *image) {
              4) != 0 ||
       bytes[4] != 2 || machine != 224)
     return INVALID_IMAGE; // not a 64-bit EM_AMDGPU code object
+  // A copy, as HIP keeps none of the caller's memory.
   Module *m = calloc(1, sizeof(Module));
-  m->image = bytes;
   m->size = elfSize(bytes);
+  m->image = malloc(m->size);
+  if (!m->image) {
+    free(m);
+    return INVALID_VALUE;
+  }
+  memcpy(m->image, bytes, m->size);
   *module = m;
   return OK;
 }
 
 hipError_t hipModuleUnload(void *module) {
+  if (module)
+    free(((Module *)module)->image);
   free(module);
   return OK;
 }
@@ -226,8 +235,14 @@ hipError_t hipMemset(void *dst, int value, size_t bytes) {
   return OK;
 }
 
+static long asyncMemsets;
+
+/// For tests: the stream-ordered memsets so far.
+long fakeHipAsyncMemsets(void) { return asyncMemsets; }
+
 hipError_t hipMemsetAsync(void *dst, int value, size_t bytes, void *stream) {
   (void)stream;
+  ++asyncMemsets;
   memset(dst, value, bytes);
   return OK;
 }

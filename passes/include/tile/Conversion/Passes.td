@@ -34,7 +34,14 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     marked `tile.resident_blocks` that stands for the blocks the device
     holds at once: `tile-compile` writes it as `resident_blocks` in the
     manifest, for the runtime to evaluate at launch, and elsewhere its
-    value, 2^31 - 1, gives each tile a block. The module becomes a
+    value, 2^31 - 1, gives each tile a block. On a target with
+    `dependent_launch` (sm_90), a kernel of a function with
+    `tile.zero_init` arguments waits for the grid before it in the stream
+    (`nvvm.griddepcontrol wait`) just before the first operation of its
+    body that touches one of them, the wait marked
+    `tile.dependent_launch`: the runtime may then start it while it zeroes
+    those arguments (a programmatic dependent launch; `tile-compile` writes
+    `dependent-launch` in the manifest). The module becomes a
     `gpu.container_module`; `gpu-kernel-outlining` then moves the launch
     bodies into a `gpu.module`.
 
@@ -67,7 +74,8 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"sharedAlignment", "shared-alignment", "int64_t", /*default=*/"16",
            "byte alignment of each shared buffer in the dynamic block">

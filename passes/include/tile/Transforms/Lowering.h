@@ -104,6 +104,13 @@ inline constexpr llvm::StringLiteral kTilesAttr =
 inline constexpr llvm::StringLiteral kResidentBlocksAttr =
     TileDialect::ResidentBlocksAttrHelper::getNameStr();
 
+/// Marks the griddepcontrol.wait by which a kernel waits for the grid
+/// before it in the stream before it first touches a `tile.zero_init`
+/// argument (a unit attribute); tile-compile writes `dependent-launch` for
+/// a kernel that holds one.
+inline constexpr llvm::StringLiteral kDependentLaunchAttr =
+    TileDialect::DependentLaunchAttrHelper::getNameStr();
+
 /// Makes `kernel` persistent (LoweringOptions::persistent): its
 /// allocations move to the front and the rest of its body into an scf.for
 /// (kTilesAttr) over t = blockIdx.x, blockIdx.x + gridDim.x, ... below the

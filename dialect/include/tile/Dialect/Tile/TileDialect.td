@@ -60,7 +60,11 @@ def Tile_Dialect : Dialect {
   //   walks its tiles;
   // - `resident_blocks`: on the host's index constant that stands for the
   //   number of blocks of a persistent kernel the device holds at once,
-  //   which the runtime evaluates at launch.
+  //   which the runtime evaluates at launch;
+  // - `dependent_launch`: on the griddepcontrol.wait by which a kernel
+  //   waits for the grid before it in the stream before it first touches a
+  //   `tile.zero_init` argument, so the runtime may launch it while that
+  //   argument is being zeroed (tile-compile writes `dependent-launch`).
   let discardableAttrs = (ins
     "::mlir::tile::TargetAttr":$target,
     "::mlir::tile::FragmentAttr":$loop,
@@ -72,7 +76,8 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$turn,
     "::mlir::UnitAttr":$persistent,
     "::mlir::UnitAttr":$tiles,
-    "::mlir::UnitAttr":$resident_blocks
+    "::mlir::UnitAttr":$resident_blocks,
+    "::mlir::UnitAttr":$dependent_launch
   );
   let hasOperationAttrVerify = 1;
   // On a function's memref argument, `tile.zero_init` (a unit attribute)

@@ -48,7 +48,10 @@ def Tile_TargetFeature : I32BitEnumAttr<"TargetFeature",
     // (sm_90).
     I32BitEnumAttrCaseBit<"vector_atomics", 4>,
     // Thread-block clusters and their distributed shared memory (sm_90).
-    I32BitEnumAttrCaseBit<"clusters", 5>]> {
+    I32BitEnumAttrCaseBit<"clusters", 5>,
+    // Programmatic dependent launch: a kernel may start before the grid
+    // before it in the stream ends and wait for it (griddepcontrol, sm_90).
+    I32BitEnumAttrCaseBit<"dependent_launch", 6>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -131,7 +134,8 @@ def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
     `features`: `cp_async`, `tma`, `warp_specialize` (a TMA producer
     warpgroup with setmaxnreg, sm_90a), `vector_atomics` (`red.global.add`
     on vectors of up to 16 bytes, sm_90), `clusters` (thread-block clusters
-    and distributed shared memory, sm_90) and `buffer_load_lds` (CDNA).
+    and distributed shared memory, sm_90), `dependent_launch`
+    (`griddepcontrol`, sm_90) and `buffer_load_lds` (CDNA).
 
     A known chip (sm_80, sm_86, sm_89, sm_90, sm_90a, gfx90a, gfx942) is
     written by name and expands to the compiler's table; a target whose
