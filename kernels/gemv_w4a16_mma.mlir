@@ -33,7 +33,13 @@
 // walks ceildiv(steps, split) steps and adds its partial product into Y
 // with atomics. Y is marked `tile.zero_init`: the launcher (the tile
 // runtime, from the manifest's `zero` line) zeroes it before every launch,
-// also where K is 0 and no block runs.
+// also where K is 0 and no block runs. On sm_90 the kernel waits for that
+// zeroing only before its first atomic (the manifest's `dependent-launch`),
+// so its main loop overlaps it.
+// With RED=cluster (the tile.if regions below), K is split instead across
+// the SPLIT blocks of a cluster, which sum their tiles of Y through
+// distributed shared memory (tile.cluster_reduce) and store: no atomics,
+// no zeroing (sm_90; the dispatch takes it from N = 16384, two blocks).
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS  threads per block: BN / 16 warps, one per 16 rows of P
@@ -52,6 +58,9 @@
 //   SLOTS    blocks the grid should have at least, splitting K to get them:
 //            blocks per SM (shared memory allows) times the SMs
 //   MAXSPLIT the most blocks one tile's K is split across
+//   RED      how the split blocks combine: atomic (SLOTS and MAXSPLIT
+//            choose the split) or cluster (SPLIT blocks in a cluster)
+//   SPLIT    with RED=cluster, the blocks of a cluster along grid z
 //   MINB     blocks that must fit on one SM (tile-compile's
 //            min-blocks-per-sm, which caps the registers on sm_90a): 0, no
 //            cap, by default
