@@ -224,6 +224,21 @@ static LogicalResult verifyTileRegion(Operation *op, StringRef role,
   return success();
 }
 
+/// Verifies where a tile of `src`'s shape lands in `dst`: the whole of a
+/// `dst` of the same shape without `indices`, else the region they place.
+static LogicalResult verifyDestination(Operation *op, MemRefType src,
+                                       MemRefType dst, ValueRange indices) {
+  if (indices.empty()) {
+    if (src.getShape() != dst.getShape())
+      return op->emitOpError()
+             << "expected a destination of " << formatShape(src.getShape())
+             << " when no indices are given, got "
+             << formatShape(dst.getShape());
+    return success();
+  }
+  return verifyTileRegion(op, "destination", dst, indices, src.getShape());
+}
+
 /// Parses `attributes {...}` after the custom clauses of `OpTy` and checks
 /// the inherent attributes it names (`threads`, `cluster`, ...) against their
 /// constraints: a value of the wrong kind would otherwise be dropped silently
@@ -906,16 +921,7 @@ LogicalResult AtomicOp::verify() {
     return emitOpError() << "expected a destination of element type "
                          << src.getElementType() << ", got "
                          << dst.getElementType();
-  if (getDstIndices().empty()) {
-    if (src.getShape() != dst.getShape())
-      return emitOpError() << "expected a destination of "
-                           << formatShape(src.getShape())
-                           << " when no indices are given, got "
-                           << formatShape(dst.getShape());
-    return success();
-  }
-  return verifyTileRegion(*this, "destination", dst, getDstIndices(),
-                          src.getShape());
+  return verifyDestination(*this, src, dst, getDstIndices());
 }
 
 //===----------------------------------------------------------------------===//
@@ -948,16 +954,7 @@ LogicalResult ClusterReduceOp::verify() {
                             "floats or both integers, got "
                          << src.getElementType() << " and "
                          << dst.getElementType();
-  if (getDstIndices().empty()) {
-    if (src.getShape() != dst.getShape())
-      return emitOpError() << "expected a destination of "
-                           << formatShape(src.getShape())
-                           << " when no indices are given, got "
-                           << formatShape(dst.getShape());
-    return success();
-  }
-  return verifyTileRegion(*this, "destination", dst, getDstIndices(),
-                          src.getShape());
+  return verifyDestination(*this, src, dst, getDstIndices());
 }
 
 //===----------------------------------------------------------------------===//

@@ -118,23 +118,40 @@ LogicalResult tile::checkKnownLaunchSizes(gpu::GPUModuleOp module) {
 }
 
 namespace {
+/// Lowers thread-level op `Op`, which addresses the element of its memref
+/// operand at its indices.
+template <typename Op>
+struct ElementAccessLowering : public ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+
+  /// The address of `op`'s element from the memref descriptor (all 64 bits
+  /// of its base pointer, whatever the index width), in `space`.
+  Value elementPointer(ConversionPatternRewriter &rewriter, Op op,
+                       typename Op::Adaptor adaptor,
+                       NVVM::NVVMMemorySpace space) const {
+    Value ptr = this->getStridedElementPtr(
+        rewriter, op.getLoc(), op.getMemref().getType(), adaptor.getMemref(),
+        adaptor.getIndices());
+    auto type = LLVM::LLVMPointerType::get(op.getContext(),
+                                           static_cast<unsigned>(space));
+    if (ptr.getType() != type)
+      ptr = LLVM::AddrSpaceCastOp::create(rewriter, op.getLoc(), type, ptr);
+    return ptr;
+  }
+};
+
 /// tile.red as inline PTX `red.global.add`: the element's address from the
 /// memref descriptor (all 64 bits of its base pointer, whatever the index
 /// width), then the vector as f16x2 / bf16x2 words or f32 registers.
-struct RedOpLowering : public ConvertOpToLLVMPattern<tile::RedOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct RedOpLowering : public ElementAccessLowering<tile::RedOp> {
+  using ElementAccessLowering::ElementAccessLowering;
 
   LogicalResult
   matchAndRewrite(tile::RedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Value ptr = getStridedElementPtr(rewriter, loc, op.getMemref().getType(),
-                                     adaptor.getMemref(), adaptor.getIndices());
-    auto globalPtr = LLVM::LLVMPointerType::get(
-        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
-    if (ptr.getType() != globalPtr)
-      ptr = LLVM::AddrSpaceCastOp::create(rewriter, loc, globalPtr, ptr);
+    Value ptr =
+        elementPointer(rewriter, op, adaptor, NVVM::NVVMMemorySpace::Global);
     auto vec = cast<VectorType>(op.getValue().getType());
     Type elem = vec.getElementType();
     int64_t n = vec.getNumElements();
@@ -184,23 +201,18 @@ struct RedOpLowering : public ConvertOpToLLVMPattern<tile::RedOp> {
 /// tile.remote_load as `mapa` of the element's shared address into the
 /// cluster's window (address space 7) and one load from there, which the
 /// NVPTX backend emits as `ld.shared::cluster`.
-struct RemoteLoadOpLowering
-    : public ConvertOpToLLVMPattern<tile::RemoteLoadOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct RemoteLoadOpLowering : public ElementAccessLowering<tile::RemoteLoadOp> {
+  using ElementAccessLowering::ElementAccessLowering;
 
   LogicalResult
   matchAndRewrite(tile::RemoteLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Value ptr = getStridedElementPtr(rewriter, loc, op.getMemref().getType(),
-                                     adaptor.getMemref(), adaptor.getIndices());
-    auto sharedPtr = LLVM::LLVMPointerType::get(
-        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    if (ptr.getType() != sharedPtr)
-      ptr = LLVM::AddrSpaceCastOp::create(rewriter, loc, sharedPtr, ptr);
+    Value ptr =
+        elementPointer(rewriter, op, adaptor, NVVM::NVVMMemorySpace::Shared);
     auto clusterPtr = LLVM::LLVMPointerType::get(
-        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+        op.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value remote =
         NVVM::MapaOp::create(rewriter, loc, clusterPtr, ptr, adaptor.getRank());
     auto vec = cast<VectorType>(op.getResult().getType());

@@ -383,63 +383,45 @@ LogicalResult LoweringContext::lowerClusterReduce(ClusterReduceOp op) {
 }
 
 namespace {
-struct AtomicModel
-    : public TileOpInterface::ExternalModel<AtomicModel, AtomicOp> {
+/// The interface of an operator that combines its tile `src` into `dst` at
+/// `dst_indices` in a loop nest over the tile (tile.atomic,
+/// tile.cluster_reduce): `lower` lowers it, `dstAccess` is how it touches
+/// `dst`.
+template <typename Op, LogicalResult (LoweringContext::*lower_)(Op),
+          AccessKind dstAccess>
+struct CombineModel
+    : public TileOpInterface::ExternalModel<CombineModel<Op, lower_, dstAccess>,
+                                            Op> {
   LogicalResult inferLayout(Operation *op, LayoutInferenceState &state,
                             InferenceLevel level) const {
     if (level != InferenceLevel::Collect)
       return state.inferLoop(op, level);
-    auto atomic = cast<AtomicOp>(op);
+    auto combine = cast<Op>(op);
     TileLoopOperands operands;
-    operands.src = atomic.getSrc();
-    operands.dst = atomic.getDst();
-    operands.dstIndices = atomic.getDstIndices();
-    operands.shape = llvm::to_vector(atomic.getSrc().getType().getShape());
+    operands.src = combine.getSrc();
+    operands.dst = combine.getDst();
+    operands.dstIndices = combine.getDstIndices();
+    operands.shape = llvm::to_vector(combine.getSrc().getType().getShape());
     return state.collectTileLoop(op, operands);
   }
 
   LogicalResult lower(Operation *op, LoweringContext &context) const {
-    return context.lowerAtomic(cast<AtomicOp>(op));
+    return (context.*lower_)(cast<Op>(op));
   }
 
   void getTileAccesses(Operation *op,
                        SmallVectorImpl<TileAccess> &accesses) const {
-    auto atomic = cast<AtomicOp>(op);
-    accesses.push_back({atomic.getSrc(), AccessKind::Read});
-    accesses.push_back({atomic.getDst(), AccessKind::Atomic});
-  }
-};
-
-struct ClusterReduceModel
-    : public TileOpInterface::ExternalModel<ClusterReduceModel,
-                                            ClusterReduceOp> {
-  LogicalResult inferLayout(Operation *op, LayoutInferenceState &state,
-                            InferenceLevel level) const {
-    if (level != InferenceLevel::Collect)
-      return state.inferLoop(op, level);
-    auto reduce = cast<ClusterReduceOp>(op);
-    TileLoopOperands operands;
-    operands.src = reduce.getSrc();
-    operands.dst = reduce.getDst();
-    operands.dstIndices = reduce.getDstIndices();
-    operands.shape = llvm::to_vector(reduce.getSrc().getType().getShape());
-    return state.collectTileLoop(op, operands);
-  }
-
-  LogicalResult lower(Operation *op, LoweringContext &context) const {
-    return context.lowerClusterReduce(cast<ClusterReduceOp>(op));
-  }
-
-  void getTileAccesses(Operation *op,
-                       SmallVectorImpl<TileAccess> &accesses) const {
-    auto reduce = cast<ClusterReduceOp>(op);
-    accesses.push_back({reduce.getSrc(), AccessKind::Read});
-    accesses.push_back({reduce.getDst(), AccessKind::Write});
+    auto combine = cast<Op>(op);
+    accesses.push_back({combine.getSrc(), AccessKind::Read});
+    accesses.push_back({combine.getDst(), dstAccess});
   }
 };
 } // namespace
 
 void mlir::tile::registerAtomicModel(MLIRContext *ctx) {
-  AtomicOp::attachInterface<AtomicModel>(*ctx);
-  ClusterReduceOp::attachInterface<ClusterReduceModel>(*ctx);
+  AtomicOp::attachInterface<CombineModel<
+      AtomicOp, &LoweringContext::lowerAtomic, AccessKind::Atomic>>(*ctx);
+  ClusterReduceOp::attachInterface<
+      CombineModel<ClusterReduceOp, &LoweringContext::lowerClusterReduce,
+                   AccessKind::Write>>(*ctx);
 }
