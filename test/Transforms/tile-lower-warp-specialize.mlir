@@ -255,3 +255,46 @@ func.func @prologue_load(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %Q: memref<?x
   }
   return
 }
+
+// -----
+
+// A kernel with a tile.cluster_reduce is not warp-specialized: the cluster
+// barriers of the reduction need every thread of the block, and a
+// producer warpgroup would never reach them. Its loop is a cp.async
+// pipeline of the kernel's own 256 threads.
+
+// CHECK-LABEL: func.func @splitk_cluster
+// CHECK-NOT:   tile.producer_threads
+// CHECK:       nvvm.cp.async.commit.group
+// CHECK:       nvvm.cluster.arrive
+// CHECK-NOT:   setmaxregister
+func.func @splitk_cluster(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %steps = arith.ceildivui %K, %c64 : index
+  %half = arith.ceildivui %steps, %c2 : index
+  tile.kernel blocks(%bx, %bz) in (%c1, %c2) threads(256) cluster(1, 2) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
+    %Cs = tile.alloc : memref<128x128xf32, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<128x128xf32, #tile.fragment>
+    %n = arith.muli %bx, %c128 : index
+    %first = arith.muli %bz, %half : index
+    %end = arith.addi %first, %half : index
+    %last = arith.minui %end, %steps : index
+    tile.pipelined %k = %first to %last step %c1 stages(4) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %n] -> %Bs : memref<?x?xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %Cs : memref<128x128xf32, #tile.fragment> -> memref<128x128xf32, #gpu.address_space<workgroup>>
+    tile.cluster_reduce add %Cs -> %C[%c0, %n] : memref<128x128xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+  }
+  return
+}

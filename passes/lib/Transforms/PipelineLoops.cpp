@@ -1426,10 +1426,14 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   SmallVector<TmaLoad, 4> tmaLoads;
   // The producer warpgroup joins the kernel's threads: the block must stay
   // within 1024 threads.
+  // A cluster-wide collective needs every thread of the block, which the
+  // producer warpgroup, waiting on its own loop, never brings to it.
+  bool collective = false;
+  kernel.walk([&](ClusterReduceOp) { collective = true; });
   bool specialize = warpSpecializes(options.target) && options.warpSpecialize &&
                     distance > 0 && outside->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0 &&
-                    kernel.getThreads() + 128 <= 1024;
+                    kernel.getThreads() + 128 <= 1024 && !collective;
   for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =
         specialize ? planTmaLoad(kernel, op, copy) : std::nullopt;
