@@ -43,6 +43,9 @@ SM90-NEXT: without dependent-launch: Y = X; 0 zeroing kernels, 1 memset, plain l
 SM90-NEXT: cluster: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 0 modules loaded
 SM90-NEXT: cluster of 2 over 3 blocks: TILE_RT_ERROR_DRIVER: cuLaunchKernelEx failed: CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due to cluster misconfiguration)
 SM90-NEXT: after re-initialising: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 1 module loaded
+SM90-NEXT: zeroing kernel refused: TILE_RT_ERROR_DRIVER: the runtime's zeroing kernel: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)
+SM90-NEXT: stand-in driver: image refused
+SM90-NEXT: then accepted: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 1 module loaded
 
 SM80:      launch: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: launch again: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
@@ -61,6 +64,8 @@ SM80-NEXT: without dependent-launch: Y = X; 0 zeroing kernels, 1 memset, plain l
 SM80-NEXT: cluster: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: cluster of 2 over 3 blocks: TILE_RT_ERROR_DRIVER: cuLaunchKernelEx failed: CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due to cluster misconfiguration)
 SM80-NEXT: after re-initialising: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
+SM80-NEXT: zeroing kernel refused: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
+SM80-NEXT: then accepted: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 
 CHECK-NEXT: hip: C = A + B; 1 memset
 CHECK-NEXT: PASS
@@ -395,6 +400,17 @@ int main(int argc, char **argv) {
   expectOk(tileRtInit(0), "re-initialise");
   y = accumKernel(dir, "y.manifest", "zero Y\n", "dependent-launch\n");
   run(&(Case){"after re-initialising", y, .n = 16, .size = 16, .blocks = 1});
+  tileRtKernelDestroy(y);
+
+  // A zeroing kernel that the driver refuses fails the launch, naming it,
+  // and is tried again at the next launch that needs it.
+  tileRtShutdown();
+  expectOk(tileRtInit(0), "re-initialise");
+  y = accumKernel(dir, "y.manifest", "zero Y\n", "dependent-launch\n");
+  setenv("FAKE_CUDA_REFUSE_IMAGE", "tile_rt_zero", 1);
+  run(&(Case){"zeroing kernel refused", y, .n = 16, .size = 16, .blocks = 1});
+  unsetenv("FAKE_CUDA_REFUSE_IMAGE");
+  run(&(Case){"then accepted", y, .n = 16, .size = 16, .blocks = 1});
   tileRtKernelDestroy(y);
 
   runHip(dir);

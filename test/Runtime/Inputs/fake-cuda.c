@@ -17,7 +17,8 @@
 // that benchmarks time the host side of a launch alone); PTX images must
 // contain ".entry". The environment variable FAKE_CUDA_INIT_ERROR makes
 // cuInit fail with that code, and FAKE_CUDA_COMPUTE_CAPABILITY ("8.0")
-// sets the device's compute capability (default 9.0). cuLaunchKernelEx
+// sets the device's compute capability (default 9.0); a module image that
+// contains the text of FAKE_CUDA_REFUSE_IMAGE fails to load. cuLaunchKernelEx
 // takes the cluster and the programmatic stream serialization attributes.
 // fakeCudaLastLaunch reports the kernel, geometry and stream of
 // the last launch, so tests can tell which variant of a manifest ran, and
@@ -355,10 +356,14 @@ long fakeCudaModuleLoads(void) { return moduleLoads; }
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
-  if (!strstr((const char *)image, ".entry")) {
+  const char *refused = getenv("FAKE_CUDA_REFUSE_IMAGE");
+  int refuse = refused && *refused && strstr((const char *)image, refused);
+  if (!strstr((const char *)image, ".entry") || refuse) {
     for (unsigned i = 0; i < n; ++i)
       if (options[i] == 5) // CU_JIT_ERROR_LOG_BUFFER
-        strcpy((char *)values[i], "stand-in driver: no .entry in the image");
+        strcpy((char *)values[i],
+               refuse ? "stand-in driver: image refused"
+                      : "stand-in driver: no .entry in the image");
     return INVALID_IMAGE;
   }
   Module *m = calloc(1, sizeof(Module));
