@@ -233,3 +233,38 @@ func.func @wait_at_body_end(%A: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// A register A operand rewritten after its gemm: the wait stops before the
+// first computation of a new A value, not only before its store. A value
+// computed ahead of the wait could be given the register the wgmma in
+// flight still reads, and ptxas would serialize the wgmmas.
+
+// CHECK-LABEL: func.func @rs_operand_rewritten
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: arith.truncf
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: arith.truncf
+func.func @rs_operand_rewritten(%A: memref<?x?xf16>, %D: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Pf = tile.alloc : memref<64x16xf16, #tile.fragment>
+    %Df = tile.alloc : memref<64x16xf32, #tile.fragment>
+    %Bs = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Pf : memref<?x?xf16> -> memref<64x16xf16, #tile.fragment>
+    tile.copy %D[%c0, %c0] -> %Df : memref<?x?xf32> -> memref<64x16xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %Pf, %Bs -> %Cf : memref<64x16xf16, #tile.fragment>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 16) {
+      %d = memref.load %Df[%i, %j] : memref<64x16xf32, #tile.fragment>
+      %e = arith.truncf %d : f32 to f16
+      memref.store %e, %Pf[%i, %j] : memref<64x16xf16, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

@@ -199,8 +199,9 @@ struct LoweringContext {
   /// The fences, wgmmas, commits and waits of every wgmma group.
   llvm::DenseSet<Operation *> wgmmaOps;
   /// Moves each wgmma wait down its block to just before the first
-  /// operation that touches its accumulator or writes its A registers,
-  /// touches memory other than registers, or is not known to be free of
+  /// operation that touches its accumulator, writes its A registers or
+  /// only computes values written into them, touches memory other than
+  /// registers, or is not known to be free of
   /// other effects, and sets its count to the groups committed since its
   /// own, so that the code between a gemm and the first use of its result
   /// (another gemm included) overlaps the tensor cores

@@ -467,13 +467,47 @@ static bool waitMayPass(Operation *op, Value c, Value a,
   return !result.wasInterrupted();
 }
 
+/// The effect-free operations after `from` in its block that compute only
+/// values stored into the register array `a` (the stored value, directly
+/// or through other such operations): a wait that must precede the writes
+/// of `a` stops before them too. Computed ahead of such a write, a new
+/// value of the A operand could be given the register that the wgmma in
+/// flight still reads, and ptxas would then serialize the wgmmas.
+static llvm::DenseSet<Operation *> feedersOfWrites(Operation *from, Value a) {
+  llvm::DenseSet<Operation *> feeders;
+  if (!a)
+    return feeders;
+  auto storesIntoA = [&](OpOperand &use) {
+    auto store = dyn_cast<memref::StoreOp>(use.getOwner());
+    return store && store.getMemRef() == a &&
+           use.getOperandNumber() == store.getValueMutable().getOperandNumber();
+  };
+  Block *block = from->getBlock();
+  for (Operation &op : llvm::reverse(*block)) {
+    if (&op == from)
+      break;
+    if (op.getNumResults() == 0 || !isMemoryEffectFree(&op) ||
+        op.getNumRegions() != 0)
+      continue;
+    bool onlyFeeds = llvm::all_of(op.getResults(), [&](Value r) {
+      return !r.use_empty() && llvm::all_of(r.getUses(), [&](OpOperand &use) {
+        return storesIntoA(use) || feeders.contains(use.getOwner());
+      });
+    });
+    if (onlyFeeds)
+      feeders.insert(&op);
+  }
+  return feeders;
+}
+
 void LoweringContext::placeWgmmaWaits() {
   for (WgmmaWait &w : wgmmaWaits) {
     // Blocks without a terminator (a kernel's body) end the walk too.
     Block *block = w.region->getBlock();
+    llvm::DenseSet<Operation *> feeders = feedersOfWrites(w.region, w.a);
     Operation *next = w.region->getNextNode();
     while (next && !next->hasTrait<OpTrait::IsTerminator>() &&
-           waitMayPass(next, w.c, w.a, wgmmaOps))
+           !feeders.contains(next) && waitMayPass(next, w.c, w.a, wgmmaOps))
       next = next->getNextNode();
     if (next)
       w.region->moveBefore(next);
