@@ -201,11 +201,10 @@ struct LoweringContext {
   /// Moves each wgmma wait down its block to just before the first
   /// operation that touches its accumulator, writes its A registers or
   /// only computes values written into them, touches memory other than
-  /// registers, or is not known to be free of
-  /// other effects, and sets its count to the groups committed since its
-  /// own, so that the code between a gemm and the first use of its result
-  /// (another gemm included) overlaps the tensor cores
-  /// (Target/NVIDIA/Wgmma.cpp).
+  /// registers, or is not known to be free of other effects, and sets its
+  /// count to the groups committed since its own, so that the code between
+  /// a gemm and the first use of its result (another gemm included)
+  /// overlaps the tensor cores (Target/NVIDIA/Wgmma.cpp).
   void placeWgmmaWaits();
   /// `op` as amdgpu.mfma over LDS operands (Target/AMD/Mfma.cpp).
   LogicalResult lowerMfma(GemmOp op);
