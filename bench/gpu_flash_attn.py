@@ -21,7 +21,9 @@ f32 scores. Speed (without LSE: its seq dimension 0): TFLOP/s counting
 4·B·H·Sq·Skv·D, halved for causal; the median of --reps replays of a CUDA
 graph of 10 launches, each replay between CUDA events, next to torch's SDPA with the cuDNN backend and with
 the flash backend in the same process, each timed before and after the tile
-kernel with the faster of the two counted.
+kernel with the faster of the two counted. Every timing starts after the
+GPU idled --cool seconds (bench/harness.py, COOL_S: at the power limit the
+clock depends on what ran just before).
 """
 
 import argparse
@@ -117,6 +119,11 @@ def main():
                          "(bench/flash-attn-kernels.sh)")
     ap.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
     ap.add_argument("--reps", type=int, default=50)
+    ap.add_argument("--cool", type=float, default=1.0,
+                    help="seconds the GPU idles before each timing, so "
+                         "that every timing starts from the same power "
+                         "state (bench/harness.py, COOL_S); 0 times back to "
+                         "back")
     ap.add_argument("--types", default="f16,bf16")
     ap.add_argument("--check-only", action="store_true",
                     help="correctness cases only, no timing")
@@ -139,7 +146,10 @@ def main():
     from torch.nn.attention import SDPBackend, sdpa_kernel
     os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
     import tile
+    import harness
     from harness import compare, nonzero_rand, time_graph
+
+    harness.COOL_S = args.cool
 
     torch.backends.cuda.matmul.allow_tf32 = False
     gen = torch.Generator(device="cuda")
@@ -236,8 +246,9 @@ def main():
     print(f"torch {torch.__version__}, cuDNN "
           f"{torch.backends.cudnn.version()}; median of {args.reps} "
           "replays of a CUDA graph of 10 launches, each replay between CUDA "
-          "events; torch timed before and after the tile kernel, the faster "
-          "counted.\n")
+          "events, each timing after the GPU idled "
+          f"{args.cool:g} s; torch timed before and after the tile kernel, "
+          "the faster counted.\n")
     types = args.types.split(",")
 
     if "edges" in args.shapes or args.small:

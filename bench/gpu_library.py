@@ -33,7 +33,9 @@ Correctness: fresh random inputs with no zeros per shape (floats in [-1, 1)),
 the output poisoned (NaN) before the checked launch, and compared with
 torch.matmul of the inputs in f32 (TF32 off) rounded to the output type,
 with the tolerances of bench/gpu_gemm.py. Times: the median of --reps
-launches, each between two CUDA events (bench/harness.py, time_torch).
+launches, each between two CUDA events (bench/harness.py, time_torch),
+every timing after the GPU idled --cool seconds (at the power limit the
+clock depends on what ran just before).
 
 --dry runs without a GPU, torch or a driver: it checks the shape lists, and
 with --kernels reads every artifact on the host (tile.load(host=True)) and
@@ -226,8 +228,10 @@ def run(args):
     os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
     import tile
     from gpu_gemm import tolerance, torch_dtype
+    import harness
     from harness import compare, nonzero_rand, time_torch
 
+    harness.COOL_S = args.cool
     torch.backends.cuda.matmul.allow_tf32 = False
     gen = torch.Generator(device="cuda")
     gen.manual_seed(2025)
@@ -235,8 +239,9 @@ def run(args):
     device = torch.cuda.get_device_name()
     print(f"## The GEMM library on {device}\n")
     print(f"torch {torch.__version__}; median of {args.reps} launches, each "
-          "between CUDA events; cuBLAS timed before and after the tile "
-          "kernel, the faster counted.\n")
+          "between CUDA events, each timing after the GPU idled "
+          f"{args.cool:g} s; cuBLAS timed before and after the tile kernel, "
+          "the faster counted.\n")
 
     def measure(kernel, layout, t, m, n, k):
         """Checks and times one shape; returns (row cells, ratio or
@@ -367,6 +372,11 @@ def main():
                              " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
     parser.add_argument("--tile-run", default="/tmp/rt/bin/tile-run")
     parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--cool", type=float, default=1.0,
+                        help="seconds the GPU idles before each timing, so "
+                             "that every timing starts from the same power "
+                             "state (bench/harness.py, COOL_S); 0 times back"
+                             " to back")
     parser.add_argument("--launches", type=int, default=2000,
                         help="back-to-back launches per overhead sample")
     parser.add_argument("--part", choices=("all", "a", "b", "c"),

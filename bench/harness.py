@@ -12,6 +12,7 @@ import re
 import statistics
 import subprocess
 import tempfile
+import time
 
 import torch
 
@@ -98,11 +99,30 @@ def event_times(fn, reps, flush=False):
     return times
 
 
+# Seconds the device idles before each timing (time_torch, time_graph).
+# Under sustained tensor-core load an H100 holds its 700 W power limit by
+# lowering its SM clock (to about 1.3-1.5 GHz from 1.98), and it takes
+# tens of milliseconds to get there: a timing that starts on an idle device
+# runs at higher clocks than one that follows another kernel's burst. When
+# a reference is timed before and after the tile kernel, the first would
+# otherwise start idle and the other two right behind a burst; the pause
+# gives every timing the same start. The scripts set it (--cool).
+COOL_S = 0.0
+
+
+def settle():
+    """Waits for the device to finish, then idles COOL_S seconds."""
+    if COOL_S > 0:
+        torch.cuda.synchronize()
+        time.sleep(COOL_S)
+
+
 def time_torch(fn, reps=100, warmup=10, flush=False):
     """Median and minimum time of fn() in ms, each call between events;
     with `flush`, from a cold L2 with the launch's host cost hidden
     (flush_l2): for memory-bound kernels whose inputs would otherwise stay
-    in the cache between calls."""
+    in the cache between calls. Starts after settle()."""
+    settle()
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -115,7 +135,7 @@ def time_graph(fn, reps=100, warmup=5, inner=10):
     in a CUDA graph of `inner` calls and each replay timed between events,
     so that host launch costs (Python, ctypes, torch's dispatch) do not
     count for short kernels; where capture fails, each eager call is timed
-    between events instead."""
+    between events instead. The replays start after settle()."""
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -132,6 +152,7 @@ def time_graph(fn, reps=100, warmup=5, inner=10):
     except Exception:  # capture unsupported: time eager calls
         torch.cuda.synchronize()
         run, per = fn, 1
+    settle()
     run()
     torch.cuda.synchronize()
     times = [t / per for t in event_times(run, reps)]
