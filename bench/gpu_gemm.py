@@ -322,6 +322,12 @@ def main():
                         help="directory searched for GEMM manifests")
     parser.add_argument("--tile-run", default="build/bin/tile-run")
     parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("--cool", type=float, default=1.0,
+                        help="seconds the GPU idles before each timing of "
+                             "Triton and cuBLAS, so that every timing starts "
+                             "from the same power state (bench/harness.py, "
+                             "COOL_S; tile-run's timings start after its own "
+                             "process start); 0 times back to back")
     parser.add_argument("--shapes", default="all",
                         help="comma-separated names (M0..M7, R0..R3), "
                              "'paper', 'ragged' or 'all'")
@@ -339,7 +345,10 @@ def main():
     if torch is None:
         print("gpu_gemm.py: needs torch and triton", file=sys.stderr)
         return 2
+    import harness
     from harness import compare, run_tile, time_torch
+
+    harness.COOL_S = args.cool
 
     wanted = {"all": SHAPES, "paper": PAPER_SHAPES, "ragged": RAGGED_SHAPES}
     if args.shapes in wanted:
