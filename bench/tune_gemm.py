@@ -226,8 +226,10 @@ def run_space(args):
     import tile
     from gpu_gemm import (cublas_fn, find_variants, make_operands, tflops,
                           tolerance, torch_dtype)
+    import harness
     from harness import compare, time_torch
 
+    harness.COOL_S = args.cool
     variants = find_variants(args.kernels)
     if not variants:
         raise SystemExit(f"tune_gemm: no GEMM manifests under {args.kernels}")
@@ -453,6 +455,11 @@ def main():
                    help="write every variant's rate on every shape to this "
                         "JSON file (for the rules step) instead of the table")
     r.add_argument("--reps", type=int, default=20)
+    r.add_argument("--cool", type=float, default=1.0,
+                   help="seconds the GPU idles before each timing, so that "
+                        "every variant and cuBLAS start from the same power "
+                        "state (bench/harness.py, COOL_S); 0 times back to "
+                        "back, faster but biased to whichever runs first")
     r.add_argument("--table", default="kernels/gemm_tuned.txt")
     r.add_argument("--chip", default="sm_90a",
                    help="the chip the variants were compiled for (the "
