@@ -101,12 +101,13 @@ def event_times(fn, reps, flush=False):
 
 # Seconds the device idles before each timing (time_torch, time_graph).
 # Under sustained tensor-core load an H100 holds its 700 W power limit by
-# lowering its SM clock (to about 1.3-1.5 GHz from 1.98), and it takes
-# tens of milliseconds to get there: a timing that starts on an idle device
-# runs at higher clocks than one that follows another kernel's burst. When
-# a reference is timed before and after the tile kernel, the first would
-# otherwise start idle and the other two right behind a burst; the pause
-# gives every timing the same start. The scripts set it (--cool).
+# lowering its SM clock (to 1.25-1.6 GHz from 1.98), and it takes tens of
+# milliseconds to get there: a timing that starts on an idle device runs at
+# higher clocks than one that follows another kernel's burst. When a
+# reference is timed before and after the tile kernel, its first timing
+# would often start on an idle device and the tile kernel's right behind
+# that burst; the pause gives every timing the same start. The scripts set
+# it (--cool).
 COOL_S = 0.0
 
 
