@@ -122,6 +122,23 @@ def sustained(fn, secs):
     return n / start.elapsed_time(end), s.clock, s.power
 
 
+def manifests(args):
+    """The manifests the arguments name, for the shapes selected."""
+    paths = []
+    if args.gemm:
+        paths.append(os.path.join(args.gemm, "gemm_nn_kernel.manifest"))
+    if args.w4:
+        for kernel in ("gemm_w4a16", "gemm_w4a16_sym"):
+            paths.append(os.path.join(args.w4, "gemm_w4a16-f16-g128",
+                                      kernel + "_kernel.manifest"))
+    if args.fa:
+        for name, _, _, _, d, causal in FA:
+            paths.append(os.path.join(
+                args.fa, f"f16-d{d}-{'causal' if causal else 'full'}",
+                "flash_attn_kernel.manifest"))
+    return paths
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gemm", help="folder of the NN f16 GEMM's manifest")
@@ -140,6 +157,9 @@ def main():
         ap.error(f"--shapes: {e}")
     if not (args.gemm or args.w4 or args.fa):
         ap.error("nothing to run: give --gemm, --w4 or --fa")
+    missing = [p for p in manifests(args) if not os.path.exists(p)]
+    if missing:
+        ap.error("no such manifest: " + ", ".join(missing))
 
     import torch
     import torch.nn.functional as F
