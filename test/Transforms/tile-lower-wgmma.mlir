@@ -268,3 +268,73 @@ func.func @rs_operand_rewritten(%A: memref<?x?xf16>, %D: memref<?x?xf32>, %C: me
   }
   return
 }
+
+// -----
+
+// Two gemms into one accumulator with the second register A operand
+// computed between them: the second gemm's wgmmas take the first group's
+// results as they are, and one wait after both covers the two groups, so
+// the computation of the second operand runs beside the first gemm.
+
+// CHECK-LABEL: func.func @chained_gemms
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait_group
+// CHECK: arith.truncf
+// CHECK-NOT: wgmma.wait_group
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: return
+func.func @chained_gemms(%A: memref<?x?xf16>, %D: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Pf = tile.alloc : memref<64x16xf16, #tile.fragment>
+    %Qf = tile.alloc : memref<64x16xf16, #tile.fragment>
+    %Df = tile.alloc : memref<64x16xf32, #tile.fragment>
+    %Bs = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Pf : memref<?x?xf16> -> memref<64x16xf16, #tile.fragment>
+    tile.copy %D[%c0, %c0] -> %Df : memref<?x?xf32> -> memref<64x16xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %Pf, %Bs -> %Cf : memref<64x16xf16, #tile.fragment>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.parallel (%i, %j) in (64, 16) {
+      %d = memref.load %Df[%i, %j] : memref<64x16xf32, #tile.fragment>
+      %e = arith.truncf %d : f32 to f16
+      memref.store %e, %Qf[%i, %j] : memref<64x16xf16, #tile.fragment>
+    }
+    tile.gemm %Qf, %Bs -> %Cf : memref<64x16xf16, #tile.fragment>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// The same with the accumulator read between the gemms: the first gemm
+// keeps its own wait, before that read.
+
+// CHECK-LABEL: func.func @accumulator_read_between
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+func.func @accumulator_read_between(%A: memref<?x?xf16>, %C: memref<?x?xf32>, %E: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Pf = tile.alloc : memref<64x16xf16, #tile.fragment>
+    %Bs = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Pf : memref<?x?xf16> -> memref<64x16xf16, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %Pf, %Bs -> %Cf : memref<64x16xf16, #tile.fragment>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %E[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+    tile.gemm %Pf, %Bs -> %Cf : memref<64x16xf16, #tile.fragment>, memref<16x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

@@ -188,12 +188,18 @@ struct LoweringContext {
   /// commit (`wait`, the inline asm, and the stores of what it returns, in
   /// `region`) and moved later by placeWgmmaWaits(): it writes the
   /// accumulator array `c`; the group's wgmmas read `a`, the register A
-  /// array (null for shared A), until then.
+  /// arrays (none for shared A), until then. `acc` holds the group's last
+  /// accumulator structs and `regs` the register of each of their
+  /// elements, so that a later gemm into the same registers can take them
+  /// in place of this wait (chainWgmmaWait in Target/NVIDIA/Wgmma.cpp).
   struct WgmmaWait {
     scf::ExecuteRegionOp region;
     LLVM::InlineAsmOp wait;
     Operation *commit;
-    Value c, a;
+    Value c;
+    SmallVector<Value, 1> a;
+    SmallVector<Value> acc;
+    SmallVector<int64_t> regs;
   };
   SmallVector<WgmmaWait> wgmmaWaits;
   /// The fences, wgmmas, commits and waits of every wgmma group.

@@ -132,6 +132,46 @@ static Value emitRegisterAWgmma(OpBuilder &b, Location loc, Value acc,
 /// One function: the descriptor fields of every operand block, checked
 /// element by element, and the issue loop share the plan, the operand
 /// layouts and the accumulator registers.
+/// Whether `op` or anything nested in it uses one of `values`.
+static bool usesAny(Operation *op, ArrayRef<Value> values) {
+  return op
+      ->walk([&](Operation *nested) {
+        for (Value v : nested->getOperands())
+          if (llvm::is_contained(values, v))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The pending wait of an earlier wgmma gemm into the accumulator array
+/// `c` that a gemm at `op` can take over: in the same block, with the same
+/// accumulator registers `regs`, and nothing between its wait and `op`
+/// touching `c` or `tileC` (the accumulator as a tile). The later gemm's
+/// wgmmas then take the earlier group's results as they are and one wait
+/// covers both groups: the tensor cores run the two gemms back to back
+/// while the code between them (the next register operand being computed)
+/// runs beside the first. Returns its index in `waits`, or -1.
+static int64_t chainableWait(ArrayRef<LoweringContext::WgmmaWait> waits,
+                             Operation *op, Value c, Value tileC,
+                             ArrayRef<int64_t> regs) {
+  for (int64_t i = int64_t(waits.size()) - 1; i >= 0; --i) {
+    const LoweringContext::WgmmaWait &w = waits[i];
+    if (w.c != c)
+      continue;
+    if (w.acc.empty() || w.regs != regs ||
+        w.region->getBlock() != op->getBlock() ||
+        !w.region->isBeforeInBlock(op))
+      return -1;
+    for (Operation *between = w.region->getNextNode(); between != op;
+         between = between->getNextNode())
+      if (usesAny(between, {c, tileC}))
+        return -1;
+    return i;
+  }
+  return -1;
+}
+
 std::optional<LogicalResult>
 LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
@@ -314,7 +354,20 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   auto accType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accRegs, cElt));
   SmallVector<Value> acc;
-  for (int64_t blk = 0; blk < mBlocks * nBlocks; ++blk) {
+  int64_t chained =
+      promote || op.getClearAccum()
+          ? -1
+          : chainableWait(wgmmaWaits, op, cRegs, op.getC(), cRegOf);
+  SmallVector<Value, 1> aArrays;
+  if (chained >= 0) {
+    WgmmaWait prev = wgmmaWaits[chained];
+    wgmmaWaits.erase(wgmmaWaits.begin() + chained);
+    wgmmaOps.erase(prev.wait);
+    acc = prev.acc;
+    aArrays = prev.a;
+    prev.region->erase();
+  }
+  for (int64_t blk = 0; chained < 0 && blk < mBlocks * nBlocks; ++blk) {
     Value s = LLVM::PoisonOp::create(b, loc, accType);
     for (int64_t i = 0; !promote && i < accRegs; ++i) {
       Value e = op.getClearAccum()
@@ -423,18 +476,20 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
     memref::StoreOp::create(b, loc, e, cRegs, ValueRange{reg});
   }
   scf::YieldOp::create(b, loc);
-  wgmmaWaits.push_back({region, wait, commit, cRegs,
-                        aInRegisters ? fragments[op.getA()].second : Value()});
+  if (aInRegisters && !llvm::is_contained(aArrays, fragments[op.getA()].second))
+    aArrays.push_back(fragments[op.getA()].second);
+  wgmmaWaits.push_back({region, wait, commit, cRegs, aArrays,
+                        promote ? SmallVector<Value>() : acc, cRegOf});
   op.erase();
   return success();
 }
 
 /// Whether a wgmma wait that writes the register array `c` (and must
-/// precede writes to `a`, the group's register A operand) may move past
+/// precede writes to `a`, the groups' register A operands) may move past
 /// `op`: nothing in it touches `c`, writes `a` or touches memory other
 /// than registers, and everything in it is free of other effects, a
 /// warp shuffle, or part of a wgmma group (`wgmmaOps`).
-static bool waitMayPass(Operation *op, Value c, Value a,
+static bool waitMayPass(Operation *op, Value c, ArrayRef<Value> a,
                         const llvm::DenseSet<Operation *> &wgmmaOps) {
   auto isRegisterArray = [](Value buffer) {
     auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
@@ -448,7 +503,8 @@ static bool waitMayPass(Operation *op, Value c, Value a,
       getAccesses(nested, accesses);
       bool ok = llvm::all_of(accesses, [&](const TileAccess &access) {
         return isRegisterArray(access.buffer) && access.buffer != c &&
-               !(access.kind != AccessKind::Read && access.buffer == a);
+               !(access.kind != AccessKind::Read &&
+                 llvm::is_contained(a, access.buffer));
       });
       return ok ? WalkResult::advance() : WalkResult::interrupt();
     }
@@ -468,18 +524,19 @@ static bool waitMayPass(Operation *op, Value c, Value a,
 }
 
 /// The effect-free operations after `from` in its block that compute only
-/// values stored into the register array `a` (the stored value, directly
+/// values stored into the register arrays `a` (the stored value, directly
 /// or through other such operations): a wait that must precede the writes
 /// of `a` stops before them too. Computed ahead of such a write, a new
 /// value of the A operand could be given the register that the wgmma in
 /// flight still reads, and ptxas would then serialize the wgmmas.
-static llvm::DenseSet<Operation *> feedersOfWrites(Operation *from, Value a) {
+static llvm::DenseSet<Operation *> feedersOfWrites(Operation *from,
+                                                   ArrayRef<Value> a) {
   llvm::DenseSet<Operation *> feeders;
-  if (!a)
+  if (a.empty())
     return feeders;
   auto storesIntoA = [&](OpOperand &use) {
     auto store = dyn_cast<memref::StoreOp>(use.getOwner());
-    return store && store.getMemRef() == a &&
+    return store && llvm::is_contained(a, store.getMemRef()) &&
            use.getOperandNumber() == store.getValueMutable().getOperandNumber();
   };
   Block *block = from->getBlock();
