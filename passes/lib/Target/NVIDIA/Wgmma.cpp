@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -132,12 +133,18 @@ static Value emitRegisterAWgmma(OpBuilder &b, Location loc, Value acc,
 /// One function: the descriptor fields of every operand block, checked
 /// element by element, and the issue loop share the plan, the operand
 /// layouts and the accumulator registers.
-/// Whether `op` or anything nested in it uses one of `values`.
+/// Whether `op` or anything nested in it uses one of `values`, directly
+/// or through a view of it.
 static bool usesAny(Operation *op, ArrayRef<Value> values) {
+  auto rootOf = [](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    return v;
+  };
   return op
       ->walk([&](Operation *nested) {
         for (Value v : nested->getOperands())
-          if (llvm::is_contained(values, v))
+          if (llvm::is_contained(values, rootOf(v)))
             return WalkResult::interrupt();
         return WalkResult::advance();
       })
