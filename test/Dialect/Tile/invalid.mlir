@@ -1817,6 +1817,25 @@ func.func @parallel_fragment_index(%n: index) {
 
 // -----
 
+// An index computed from itself (IR that the dominance check rejects, but
+// the operation verifiers run first) ends the walk over its operands: a
+// diagnostic, not an endless recursion (found by tile-fuzz, seed 120).
+func.func @parallel_fragment_index_cycle(%n: index) {
+  tile.kernel blocks(%x) in (%n) threads(128) {
+    %f = tile.alloc : memref<64xf32, #tile.fragment>
+    // expected-note @+1 {{enclosing 'tile.parallel' here}}
+    tile.parallel (%i) in (64) {
+      %c2 = arith.constant 2 : index
+      %k = arith.divui %k, %c2 : index
+      // expected-error @+1 {{'memref.load' op indexes a fragment with something other than induction variables of the enclosing 'tile.parallel', non-negative constants and their sums, products, quotients and remainders computed in the body (index 0)}}
+      %v = memref.load %f[%k] : memref<64xf32, #tile.fragment>
+    }
+  }
+  return
+}
+
+// -----
+
 // Arithmetic of induction variables is an index the iteration can reach;
 // a difference is not (it can go negative).
 func.func @parallel_fragment_index_computed(%n: index) {
