@@ -1101,9 +1101,9 @@ bool mlir::tile::isFragmentIndexOfIvs(Value index, Block &body) {
       !isa<arith::AddIOp, arith::MulIOp, arith::DivUIOp, arith::DivSIOp,
            arith::FloorDivSIOp, arith::RemUIOp, arith::RemSIOp>(def))
     return false;
-  // Operators run before the dominance check: an operand defined by the
-  // operation itself or after it (IR that the dominance check will reject)
-  // must end the walk rather than loop it.
+  // Operation verifiers run before the dominance check: an operand defined
+  // by the operation itself or after it (IR that the dominance check will
+  // reject) must end the walk rather than loop it.
   for (Value operand : def->getOperands())
     if (Operation *operandDef = operand.getDefiningOp())
       if (operandDef->getBlock() == &body && !operandDef->isBeforeInBlock(def))

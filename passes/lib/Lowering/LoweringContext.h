@@ -191,7 +191,7 @@ struct LoweringContext {
   /// arrays (none for shared A), until then. `acc` holds the group's last
   /// accumulator structs and `regs` the register of each of their
   /// elements, so that a later gemm into the same registers can take them
-  /// in place of this wait (chainWgmmaWait in Target/NVIDIA/Wgmma.cpp).
+  /// in place of this wait (chainableWait in Target/NVIDIA/Wgmma.cpp).
   struct WgmmaWait {
     scf::ExecuteRegionOp region;
     LLVM::InlineAsmOp wait;

@@ -130,9 +130,6 @@ static Value emitRegisterAWgmma(OpBuilder &b, Location loc, Value acc,
       .getResult(0);
 }
 
-/// One function: the descriptor fields of every operand block, checked
-/// element by element, and the issue loop share the plan, the operand
-/// layouts and the accumulator registers.
 /// Whether `op` or anything nested in it uses one of `values`, directly
 /// or through a view of it.
 static bool usesAny(Operation *op, ArrayRef<Value> values) {
@@ -179,6 +176,9 @@ static int64_t chainableWait(ArrayRef<LoweringContext::WgmmaWait> waits,
   return -1;
 }
 
+/// One function: the descriptor fields of every operand block, checked
+/// element by element, and the issue loop share the plan, the operand
+/// layouts and the accumulator registers.
 std::optional<LogicalResult>
 LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
   MLIRContext *ctx = op.getContext();
