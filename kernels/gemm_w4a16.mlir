@@ -26,7 +26,11 @@
 // and start on a 16-byte boundary: with rows of S not a multiple of 16
 // bytes (ceil(K / G) not a multiple of 8), the runtime runs the cp.async
 // build instead. The BN x BM accumulator is stored transposed into a
-// BM x BN tile in shared memory and copied out row by row of Y.
+// BM x BN tile in shared memory and copied out row by row of Y. The tile's
+// rows are BNP elements apart: with 128 halves (256 bytes) a row, the four
+// accumulator column pairs of a warp's store land in one bank, a 4-way
+// conflict on each of its 2-byte stores; with 136 no two of them share
+// a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows").
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   BN          rows of P (columns of Y) per block: 64 per warpgroup on
@@ -39,6 +43,7 @@
 //   STAGES      steps of the pipelined K loop in flight or in use at once
 //   THREADS     BN / 16 warps
 //   PANEL, RASTER  block rasterization as in kernels/gemm_nn.mlir
+//   BNP         elements between rows of the shared tile of Y, at least BN
 //   G           group size: 32, 64 or 128
 //   AT          type of X, S, Z and Y: f16 or bf16
 //   ZM          the magic value of AT's integer conversion: 1024.0 for f16,
@@ -57,7 +62,7 @@
 // tile.options(sm_80): index-bitwidth=32
 //
 // tile.params: BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256
-// tile.params: PANEL=8 RASTER=row G=128 AT=f16 ZM=1024.0
+// tile.params: PANEL=8 RASTER=row G=128 AT=f16 ZM=1024.0 BNP=136
 // tile.params(AT=bf16): ZM=128.0
 
 func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
@@ -83,7 +88,10 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %Zs = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
     %Wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
     %Cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
-    %Ys = tile.alloc : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    %Ysp = tile.alloc : memref<${BM}x${BNP}x${AT}, #gpu.address_space<workgroup>>
+    %Ys = memref.subview %Ysp[0, 0] [${BM}, ${BN}] [1, 1]
+        : memref<${BM}x${BNP}x${AT}, #gpu.address_space<workgroup>>
+          to memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>>
     tile.clear %Cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n = arith.muli %bx, %bn : index
     %m = arith.muli %by, %bm : index
@@ -155,10 +163,10 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
       %v = memref.load %Cf[%j, %i] : memref<${BN}x${BM}xf32, #tile.fragment>
       %o = arith.truncf %v : f32 to ${AT}
       memref.store %o, %Ys[%i, %j]
-          : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+          : memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>>
     }
     tile.copy %Ys -> %Y[%m, %n]
-        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+        : memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
   }
   return
 }
@@ -186,7 +194,10 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %Ss = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
     %Wf = tile.alloc : memref<${BN}x${BK}x${AT}, #tile.fragment>
     %Cf = tile.alloc : memref<${BN}x${BM}xf32, #tile.fragment>
-    %Ys = tile.alloc : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+    %Ysp = tile.alloc : memref<${BM}x${BNP}x${AT}, #gpu.address_space<workgroup>>
+    %Ys = memref.subview %Ysp[0, 0] [${BM}, ${BN}] [1, 1]
+        : memref<${BM}x${BNP}x${AT}, #gpu.address_space<workgroup>>
+          to memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>>
     tile.clear %Cf : memref<${BN}x${BM}xf32, #tile.fragment>
     %n = arith.muli %bx, %bn : index
     %m = arith.muli %by, %bm : index
@@ -251,10 +262,10 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
       %v = memref.load %Cf[%j, %i] : memref<${BN}x${BM}xf32, #tile.fragment>
       %o = arith.truncf %v : f32 to ${AT}
       memref.store %o, %Ys[%i, %j]
-          : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>>
+          : memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>>
     }
     tile.copy %Ys -> %Y[%m, %n]
-        : memref<${BM}x${BN}x${AT}, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
+        : memref<${BM}x${BN}x${AT}, strided<[${BNP}, 1]>, #gpu.address_space<workgroup>> -> memref<?x?x${AT}>
   }
   return
 }
