@@ -44,15 +44,22 @@
 //   THREADS     BN / 16 warps
 //   PANEL, RASTER  block rasterization as in kernels/gemm_nn.mlir
 //   BNP         elements between rows of the shared tile of Y, at least BN
+//   CM, CN      thread-block cluster (sm_90a): CM blocks along M share
+//               their tiles of P, S and Z, CN blocks along N their X
+//               tiles, each loading a part and multicasting it (1 x 1: no
+//               cluster)
 //   G           group size: 32, 64 or 128
 //   AT          type of X, S, Z and Y: f16 or bf16
 //   ZM          the magic value of AT's integer conversion: 1024.0 for f16,
 //               128.0 for bf16 (set by the tile.params(AT=bf16) line)
 // On sm_90a three stages measured 1-3% faster than four with zero points
 // and in bf16, and even symmetric in f16 (bench/RESULTS.md, "W4A16 GEMM:
-// three stages").
+// three stages"). Pairs of blocks along N share their X tiles (CN=2):
+// 4-6% faster than no cluster with each timing after a pause, and even at
+// the power limit; pairs along M sharing P, S and Z (CM=2) were 6-7%
+// slower (bench/RESULTS.md, "W4A16 GEMM: clusters along N").
 // tile.params(sm_90a): BM=256 BN=128 BK=64 BKW=8 STAGES=3 THREADS=256
-// tile.params(sm_90a): PANEL=8
+// tile.params(sm_90a): PANEL=8 CN=2
 // tile.params(sm_80): BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256 PANEL=8
 // gfx942 and gfx90a (MFMA, wave64, 64 KiB of LDS): two stages; never run
 // on an AMD GPU.
@@ -62,7 +69,7 @@
 // tile.options(sm_80): index-bitwidth=32
 //
 // tile.params: BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256
-// tile.params: PANEL=8 RASTER=row G=128 AT=f16 ZM=1024.0 BNP=136
+// tile.params: PANEL=8 RASTER=row CM=1 CN=1 G=128 AT=f16 ZM=1024.0 BNP=136
 // tile.params(AT=bf16): ZM=128.0
 
 func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
@@ -81,7 +88,8 @@ func.func @gemm_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS})
-      rasterize(panel = ${PANEL}, order = ${RASTER}) {
+      rasterize(panel = ${PANEL}, order = ${RASTER})
+      cluster(${CN}, ${CM}) {
     %Xs = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %Ps = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %Ss = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
@@ -188,7 +196,8 @@ func.func @gemm_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS})
-      rasterize(panel = ${PANEL}, order = ${RASTER}) {
+      rasterize(panel = ${PANEL}, order = ${RASTER})
+      cluster(${CN}, ${CM}) {
     %Xs = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %Ps = tile.alloc : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %Ss = tile.alloc : memref<${BN}x8x${AT}, #gpu.address_space<workgroup>>
