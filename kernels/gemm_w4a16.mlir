@@ -30,7 +30,8 @@
 // rows are BNP elements apart: with 128 halves (256 bytes) a row, the four
 // accumulator column pairs of a warp's store land in one bank, a 4-way
 // conflict on each of its 2-byte stores; with 136 no two of them share
-// a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows").
+// a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows and
+// clusters along N").
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   BN          rows of P (columns of Y) per block: 64 per warpgroup on
@@ -57,7 +58,8 @@
 // three stages"). Pairs of blocks along N share their X tiles (CN=2):
 // 4-6% faster than no cluster with each timing after a pause, and even at
 // the power limit; pairs along M sharing P, S and Z (CM=2) were 6-7%
-// slower (bench/RESULTS.md, "W4A16 GEMM: clusters along N").
+// slower (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows and
+// clusters along N").
 // tile.params(sm_90a): BM=256 BN=128 BK=64 BKW=8 STAGES=3 THREADS=256
 // tile.params(sm_90a): PANEL=8 CN=2
 // tile.params(sm_80): BM=128 BN=128 BK=32 BKW=4 STAGES=4 THREADS=256 PANEL=8
