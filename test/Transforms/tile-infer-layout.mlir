@@ -441,3 +441,30 @@ func.func @attention() {
   }
   return
 }
+
+// -----
+
+// A gemm on a static view of a shared tile (here the K slice 16..31 of a
+// 16x64 tile) lays out the tile it views, for the tile's own shape: rows
+// of 128 bytes take the 128-byte swizzle (a 16x16 tile alone would take
+// 32 bytes).
+
+// CHECK-LABEL: func.func @gemm_on_k_slice
+// CHECK: tile.alloc {layout = #tile.layout<[16, 64], swizzle<128, 16>>} : memref<16x64xf16
+// CHECK: tile.gemm {{.*}} {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>}
+func.func @gemm_on_k_slice(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %As = tile.alloc : memref<16x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<16x8xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<16x8xf32, #tile.fragment>
+    %a = memref.subview %As[0, 16] [16, 16] [1, 1] : memref<16x64xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[64, 1], offset: 16>, #gpu.address_space<workgroup>>
+    tile.gemm %a, %Bs -> %Cf : memref<16x16xf16, strided<[64, 1], offset: 16>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<16x8xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

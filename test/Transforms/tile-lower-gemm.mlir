@@ -159,3 +159,30 @@ func.func @bf16(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64
   }
   return
 }
+
+// -----
+
+// A gemm reading a static view of a shared tile (rows 16..31 of a 32x16
+// tile, 32-byte swizzle): ldmatrix addresses the tile at the view's rows.
+
+// CHECK-LABEL: func.func @operand_view_rows
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %c16 : index
+// CHECK: arith.muli %[[ROW]], %c16 : index
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<512xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.mma.sync
+func.func @operand_view_rows(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %big = tile.alloc : memref<32x16xf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
+    %c = tile.alloc : memref<16x8xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %big : memref<?x?xf16> -> memref<32x16xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %b : memref<?x?xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>
+    tile.clear %c : memref<16x8xf32, #tile.fragment>
+    %a = memref.subview %big[16, 0] [16, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>
+    tile.gemm %a, %b -> %c : memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    tile.copy %c -> %C[%c0, %c0] : memref<16x8xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

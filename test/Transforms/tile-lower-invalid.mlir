@@ -147,15 +147,15 @@ func.func @gemm_c_not_accumulator() {
 
 // -----
 
-func.func @gemm_operand_view() {
+func.func @gemm_operand_view(%i: index) {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(32) {
     %big = tile.alloc : memref<32x16xf16, #gpu.address_space<workgroup>>
-    %a = memref.subview %big[16, 0] [16, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>
+    %a = memref.subview %big[%i, 0] [16, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<16x16xf16, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
     %b = tile.alloc : memref<16x8xf16, #gpu.address_space<workgroup>>
     %c = tile.alloc {layout = #tile.fragment<[16, 8], mma_m16n8k16_c>} : memref<16x8xf32, #tile.fragment>
-    // expected-error @+1 {{expected A to be a shared tile.alloc or one slot of a multi-buffered one}}
-    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, strided<[16, 1], offset: 256>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
+    // expected-error @+1 {{expected A to be a shared tile.alloc, one slot of a multi-buffered one or a static view of either}}
+    tile.gemm %a, %b -> %c {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32, groups 1x1>} : memref<16x16xf16, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>> -> memref<16x8xf32, #tile.fragment>
   }
   return
 }

@@ -298,3 +298,46 @@ func.func @splitk_cluster(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?
   }
   return
 }
+
+// -----
+
+// Gemms on K slices of the pipelined tiles (static views): the copies
+// still become the producer's TMA loads into the multi-buffered tiles,
+// each view is built again over the iteration's slot, and the two gemms
+// read its halves (m64n128k16 twice each, one wait for both).
+
+// CHECK-LABEL: func.func @pipelined_k_slices
+// CHECK: %[[SLOT:.*]] = memref.subview %{{.*}}[%{{.*}}, 0, 0] [1, 64, 64] [1, 1, 1] : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.subview %[[SLOT]][0, 32] [64, 32] [1, 1] : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: wgmma.wait_group
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// NOWS-LABEL: func.func @pipelined_k_slices
+// NOWS: nvgpu.device_async_copy
+// NOWS-COUNT-4: nvvm.wgmma.mma_async
+func.func @pipelined_k_slices(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x128xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %n step %c1 stages(3) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %c0] -> %Bs : memref<?x?xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+      %A0 = memref.subview %As[0, 0] [64, 32] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+      %B0 = memref.subview %Bs[0, 0] [32, 128] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<32x128xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+      tile.gemm %A0, %B0 -> %Cf : memref<64x32xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<32x128xf16, strided<[128, 1]>, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
+      %A1 = memref.subview %As[0, 32] [64, 32] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x32xf16, strided<[64, 1], offset: 32>, #gpu.address_space<workgroup>>
+      %B1 = memref.subview %Bs[32, 0] [32, 128] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<32x128xf16, strided<[128, 1], offset: 4096>, #gpu.address_space<workgroup>>
+      tile.gemm %A1, %B1 -> %Cf : memref<64x32xf16, strided<[64, 1], offset: 32>, #gpu.address_space<workgroup>>, memref<32x128xf16, strided<[128, 1], offset: 4096>, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x128xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

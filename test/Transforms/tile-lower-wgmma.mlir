@@ -338,3 +338,42 @@ func.func @accumulator_read_between(%A: memref<?x?xf16>, %C: memref<?x?xf32>, %E
   }
   return
 }
+
+// -----
+
+// Gemms on static views of the shared tiles (K slices): the tiles keep the
+// 128-byte swizzle of their own shapes, and each descriptor starts at its
+// view's first element: the slice at K = 48 is 96 bytes into A's rows (6
+// units of 16 bytes) and 48 rows of 256 bytes into B (384 units). The
+// second gemm takes over the first one's wait.
+
+// CHECK-LABEL: func.func @k_slice_views
+// CHECK: nvvm.wgmma.mma_async %[[A0:.*]], %[[B0:.*]], %{{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait_group
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-DAG: %[[B1:.*]] = arith.addi %{{.*}}, %c384_i64 : i64
+// CHECK-DAG: %[[A1:.*]] = arith.addi %{{.*}}, %c6_i64 : i64
+// CHECK: nvvm.wgmma.mma_async %[[A1]], %[[B1]], %{{.*}}, <m = 64, n = 128, k = 16>
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: wgmma.wait_group
+func.func @k_slice_views(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x128xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+    %A0 = memref.subview %As[0, 0] [64, 16] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x16xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+    %B0 = memref.subview %Bs[0, 0] [16, 128] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<16x128xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+    tile.gemm %A0, %B0 -> %Cf : memref<64x16xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<16x128xf16, strided<[128, 1]>, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
+    %A1 = memref.subview %As[0, 48] [64, 16] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x16xf16, strided<[64, 1], offset: 48>, #gpu.address_space<workgroup>>
+    %B1 = memref.subview %Bs[48, 0] [16, 128] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<16x128xf16, strided<[128, 1], offset: 6144>, #gpu.address_space<workgroup>>
+    tile.gemm %A1, %B1 -> %Cf : memref<64x16xf16, strided<[64, 1], offset: 48>, #gpu.address_space<workgroup>>, memref<16x128xf16, strided<[128, 1], offset: 6144>, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x128xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}

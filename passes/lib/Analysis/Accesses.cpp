@@ -67,6 +67,12 @@ Value mlir::tile::getSharedRoot(Value value) {
 }
 
 bool mlir::tile::onlyReads(Operation *user, Value buffer) {
+  // A view reads nothing itself; what goes through it counts.
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+    return view.getViewSource() == buffer &&
+           llvm::all_of(user->getUsers(), [&](Operation *viewUser) {
+             return onlyReads(viewUser, view.getViewDest());
+           });
   // Only operations that are known to read: anything unknown may write.
   if (!isa<TileOpInterface, memref::LoadOp, vector::LoadOp>(user))
     return false;

@@ -42,6 +42,22 @@ int64_t LayoutInferenceState::elementBytes(Type type) {
   return element.isIndex() ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+BufferLayout *LayoutInferenceState::lookupOperand(Value value, Value &root) {
+  root = value;
+  while (auto view = root.getDefiningOp<memref::SubViewOp>()) {
+    if (view.getSourceType().getRank() != view.getType().getRank() ||
+        llvm::any_of(view.getStaticOffsets(), ShapedType::isDynamic) ||
+        !llvm::all_of(view.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      return nullptr;
+    root = view.getSource();
+  }
+  BufferLayout *buffer = lookup(root);
+  if (root != value && (!buffer || buffer->space != MemorySpace::Shared))
+    return nullptr;
+  return buffer;
+}
+
 std::string LayoutInferenceState::name(Value value) {
   if (!asmState) {
     Operation *scope = kernel;

@@ -128,6 +128,11 @@ public:
     auto it = buffers.find(value);
     return it == buffers.end() ? nullptr : &it->second;
   }
+  /// The buffer a tensor-core operand reads: lookup(value), or for a
+  /// memref.subview of the same rank with static offsets and unit strides
+  /// (a K slice of a shared tile), the shared buffer it views; `root` is
+  /// set to the buffer's value. Null when neither.
+  BufferLayout *lookupOperand(Value value, Value &root);
   /// Whether `value`, an operand of `op`, is a fragment; fails, with a
   /// diagnostic at `op`, for a fragment that is not a buffer of the kernel.
   FailureOr<bool> isFragmentOperand(Operation *op, Value value);

@@ -392,38 +392,55 @@ const LoweringContext::Slot *LoweringContext::getSlot(Value buffer) {
     return cached->second.get();
   slots[buffer] = nullptr;
   auto view = buffer.getDefiningOp<memref::SubViewOp>();
-  auto alloc = view ? view.getSource().getDefiningOp<AllocOp>() : AllocOp();
-  if (!alloc || getMemorySpace(alloc.getType()) != MemorySpace::Shared)
+  if (!view ||
+      !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
+    return nullptr;
+  // A view of a view: the outer one must itself be a slot.
+  const Slot *outer = nullptr;
+  auto alloc = view.getSource().getDefiningOp<AllocOp>();
+  if (!alloc && !(outer = getSlot(view.getSource())))
+    return nullptr;
+  if (alloc && getMemorySpace(alloc.getType()) != MemorySpace::Shared)
     return nullptr;
   MemRefType srcType = view.getSourceType();
   auto type = cast<MemRefType>(buffer.getType());
   unsigned lead = srcType.getRank() - type.getRank();
-  if (srcType.getShape().drop_front(lead) != type.getShape() ||
-      !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
+  if (outer && lead)
     return nullptr;
   SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
   Slot slot;
-  slot.root = view.getSource();
+  slot.root = outer ? outer->root : view.getSource();
+  if (outer)
+    slot.lead = outer->lead;
   for (unsigned d = 0; d < srcType.getRank(); ++d) {
     std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
-    if (!size || *size != (d < lead ? 1 : srcType.getDimSize(d)))
-      return nullptr;
-    if (d >= lead) {
-      if (!isConstantIntValue(offsets[d], 0))
+    if (d < lead) {
+      if (size != 1)
         return nullptr;
+      slot.lead.push_back(offsets[d]);
       continue;
     }
-    slot.lead.push_back(offsets[d]);
+    // The view's trailing dimensions take a static box of the source's
+    // (a K slice of an operand tile, the used part of a padded one).
+    std::optional<int64_t> offset = getConstantIntValue(offsets[d]);
+    if (!size || !offset)
+      return nullptr;
+    int64_t base = outer ? outer->offsets[d] : 0;
+    slot.offsets.push_back(base + *offset);
   }
   // The layout of slot 0, over the view's shape.
   MLIRContext *ctx = buffer.getContext();
-  auto it = sharedLayouts.find(slot.root);
-  Layout layout = it != sharedLayouts.end()
-                      ? it->second.first
-                      : Layout::rowMajor(ctx, srcType.getShape());
+  Layout layout = Layout::rowMajor(ctx, srcType.getShape());
+  if (outer) {
+    layout = outer->layout;
+  } else if (auto it = sharedLayouts.find(slot.root);
+             it != sharedLayouts.end()) {
+    layout = it->second.first;
+  }
   SmallVector<AffineExpr> inner(lead, getAffineConstantExpr(0, ctx));
   for (unsigned d = 0; d < type.getRank(); ++d)
-    inner.push_back(getAffineDimExpr(d, ctx));
+    inner.push_back(getAffineDimExpr(d, ctx) +
+                    (slot.offsets[d] - (outer ? outer->offsets[d] : 0)));
   std::optional<Layout> first = layout.compose(Layout::affine(
       type.getShape(), AffineMap::get(type.getRank(), 0, inner, ctx)));
   if (!first)
@@ -447,7 +464,10 @@ LoweringContext::address(OpBuilder &b, Location loc, Value buffer,
                          ValueRange coords) {
   if (const Slot *slot = getSlot(buffer)) {
     SmallVector<Value> full = slot->leadValues(b, loc);
-    full.append(coords.begin(), coords.end());
+    for (auto [c, offset] : llvm::zip_equal(coords, slot->offsets))
+      full.push_back(
+          offset ? b.createOrFold<arith::AddIOp>(loc, c, cst(b, loc, offset))
+                 : c);
     return address(b, loc, slot->root, full);
   }
   auto it = sharedLayouts.find(buffer);

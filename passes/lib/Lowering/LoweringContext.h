@@ -222,18 +222,22 @@ struct LoweringContext {
                                           ArrayRef<int64_t> shape,
                                           Value fragmentOperand,
                                           bool perThread = false);
-  /// A slot of a multi-buffered shared allocation: `root` (an alloc with a
-  /// layout) at leading indices `lead`, whose slot 0 is laid out as
-  /// `layout` over the slot's shape.
+  /// A slot of a multi-buffered shared allocation, or a static view of
+  /// one or of a shared allocation: `root` (an alloc with a layout) at
+  /// leading indices `lead`, the view's element (i, j, ...) being the
+  /// slot's (i + offsets[0], j + offsets[1], ...); `layout` gives the
+  /// offsets of slot 0's elements over the view's shape.
   struct Slot {
     Value root;
     SmallVector<OpFoldResult> lead;
+    SmallVector<int64_t> offsets;
     Layout layout;
     /// `lead` as index values, constants created at `b`.
     SmallVector<Value> leadValues(OpBuilder &b, Location loc) const;
   };
-  /// `buffer` as a slot, when it is a rank-reducing memref.subview taking
-  /// whole trailing dimensions of a shared allocation; null otherwise.
+  /// `buffer` as a slot, when it is a memref.subview of a shared
+  /// allocation (or of a slot) that drops leading unit dimensions only and
+  /// takes a static box with unit strides of the rest; null otherwise.
   /// Matched once per value (addresses ask for every element).
   const Slot *getSlot(Value buffer);
   /// The shared tile.alloc that `buffer` reads (itself, or the alloc it is

@@ -51,10 +51,9 @@ struct GemmOperand {
   /// Stored K x M (A, transpose_a) or K x N (B without transpose_b).
   bool kOuter = false;
   bool inFragment = false;
-  /// Shared operands: the tile.alloc it is (a slot of), the indices of the
-  /// slot, and the layout of the alloc over its whole shape.
+  /// Shared operands: the tile.alloc it is (a slot or view of) and its
+  /// layout over the operand's shape.
   Value root;
-  SmallVector<Value> lead;
   Layout layout;
   /// Read with ldmatrix rather than element by element.
   bool ldmatrix = false;
@@ -268,15 +267,11 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
       continue;
     }
     const Slot *slot = nullptr;
-    if (resolveShared(o.value, o.root, o.layout, slot)) {
-      if (slot)
-        o.lead = slot->leadValues(b, loc);
-    } else {
+    if (!resolveShared(o.value, o.root, o.layout, slot))
       return op.emitOpError()
              << "expected " << name
-             << " to be a shared tile.alloc or one slot of a multi-buffered "
-                "one";
-    }
+             << " to be a shared tile.alloc, one slot of a multi-buffered "
+                "one or a static view of either";
     // ldmatrix.trans moves 16-bit elements only.
     o.ldmatrix = (!o.kOuter || elemBits == 16) &&
                  keepsRowsContiguous(o.layout, rowElems);
@@ -342,10 +337,7 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
     return VectorType::get({regs, perReg}, opElt);
   };
   auto sharedAddress = [&](GemmOperand &o, Value row, Value col) {
-    SmallVector<Value> coords(o.lead);
-    coords.push_back(row);
-    coords.push_back(col);
-    return address(b, loc, o.root, coords);
+    return address(b, loc, o.value, ValueRange{row, col});
   };
   // Element by element: register r of the atom at (mn0, k0) of operand o.
   auto loadElements = [&](GemmOperand &o, Value mn0, Value k0, int64_t regs,
@@ -486,15 +478,21 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
              cType = gemm.getC().getType();
   // A may also come from registers (rs): 16-bit, stored M x K, one m64
   // block per warpgroup.
-  BufferLayout *aBuffer = state.lookup(gemm.getA());
+  // A shared operand may be a view of a tile (a K slice): the descriptors
+  // read the tile's layout.
+  Value aRoot, bRoot;
+  BufferLayout *aBuffer = state.lookupOperand(gemm.getA(), aRoot);
+  BufferLayout *bBuffer = state.lookupOperand(gemm.getB(), bRoot);
   bool aInRegisters =
       aBuffer && aBuffer->space == MemorySpace::Fragment &&
       isWgmmaRegisterA(aType.getElementType(), gemm.getTransposeA());
-  std::optional<WgmmaPlan> plan =
-      planWgmma(mma, aInRegisters || isWgmmaShared(aBuffer, aType),
-                isWgmmaShared(state.lookup(gemm.getB()), bType),
-                gemm.getTransposeA(), gemm.getTransposeB(), aType.getShape(),
-                bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
+  std::optional<WgmmaPlan> plan = planWgmma(
+      mma,
+      aInRegisters || (aBuffer && isWgmmaShared(aBuffer, cast<MemRefType>(
+                                                             aRoot.getType()))),
+      bBuffer && isWgmmaShared(bBuffer, cast<MemRefType>(bRoot.getType())),
+      gemm.getTransposeA(), gemm.getTransposeB(), aType.getShape(),
+      bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
   if (!plan || (aInRegisters && m != 64 * plan->wgM))
     return std::nullopt;
   BuiltinChain chain;
@@ -530,11 +528,10 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
                                          "gemm"})))
       return failure();
   }
-  for (Value operand : {gemm.getA(), gemm.getB()}) {
-    BufferLayout *buffer = state.lookup(operand);
+  for (auto [buffer, root] : {std::pair(aBuffer, aRoot), {bBuffer, bRoot}}) {
     if (buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
-    auto type = cast<MemRefType>(operand.getType());
+    auto type = cast<MemRefType>(root.getType());
     buffer->layout = getGemmSharedLayout(
         ctx, type.getShape(), type.getElementType().getIntOrFloatBitWidth());
     buffer->source = {gemm, "a shared operand of the wgmma gemm"};
@@ -593,12 +590,14 @@ static LogicalResult inferMmaSyncGemm(GemmOp gemm, MmaAttr mma,
   } operands[] = {{gemm.getA(), gemm.getTransposeA(), true},
                   {gemm.getB(), gemm.getTransposeB(), false}};
   for (const Operand &operand : operands) {
-    auto type = cast<MemRefType>(operand.value.getType());
-    BufferLayout *buffer = state.lookup(operand.value);
+    Value root;
+    BufferLayout *buffer = state.lookupOperand(operand.value, root);
     if (!buffer)
       continue;
     if (buffer->space == MemorySpace::Shared) {
-      // Annotated shared layouts win; any permutation is correct.
+      // Annotated shared layouts win; any permutation is correct. A view
+      // takes the layout of the tile it views.
+      auto type = cast<MemRefType>(root.getType());
       if (!buffer->layout) {
         buffer->layout =
             getGemmSharedLayout(ctx, type.getShape(),

@@ -60,6 +60,36 @@ using namespace mlir;
 using namespace mlir::tile;
 using mlir::tile::lowering::sharedPointer;
 
+/// Clones `op` at `b` through `map`. A memref.subview whose source maps to
+/// a slot of a multi-buffered allocation (a memref of another layout) is
+/// built again over it, with the result type that source gives.
+static Operation *cloneThroughSlots(OpBuilder &b, Operation &op,
+                                    IRMapping &map) {
+  auto view = dyn_cast<memref::SubViewOp>(op);
+  Value source = view ? map.lookupOrDefault(view.getSource()) : Value();
+  if (!view || source.getType() == view.getSourceType())
+    return b.clone(op, map);
+  auto mapped = [&](ArrayRef<OpFoldResult> values) {
+    SmallVector<OpFoldResult> result;
+    for (OpFoldResult v : values)
+      result.push_back(isa<Value>(v)
+                           ? OpFoldResult(map.lookupOrDefault(cast<Value>(v)))
+                           : v);
+    return result;
+  };
+  SmallVector<OpFoldResult> offsets = mapped(view.getMixedOffsets()),
+                            sizes = mapped(view.getMixedSizes()),
+                            strides = mapped(view.getMixedStrides());
+  auto type = memref::SubViewOp::inferRankReducedResultType(
+      view.getType().getShape(), cast<MemRefType>(source.getType()), offsets,
+      sizes, strides);
+  auto clone =
+      memref::SubViewOp::create(b, view.getLoc(), cast<MemRefType>(type),
+                                source, offsets, sizes, strides);
+  map.map(view.getResult(), clone.getResult());
+  return clone;
+}
+
 /// Whether `op`, the asynchronous copy `copy`, can be a producer of
 /// `loop`: global into a whole shared allocation that nothing outside the
 /// loop touches and that the rest of the loop only reads.
@@ -1549,7 +1579,7 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
     }
     for (Operation &op : body)
       if (isPure(&op) && (!base || tileValues.contains(&op)))
-        b.clone(op, map);
+        cloneThroughSlots(b, op, map);
     for (Operation *op : ops) {
       Operation *clone = b.clone(*op, map);
       if (llvm::is_contained(producers, op))

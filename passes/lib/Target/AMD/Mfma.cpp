@@ -190,11 +190,13 @@ mlir::tile::inferMfmaGemm(GemmOp gemm, MmaAttr mma, LayoutInferenceState &state,
   }
   for (bool isA : {true, false}) {
     Value operand = isA ? gemm.getA() : gemm.getB();
-    BufferLayout *buffer = state.lookup(operand);
-    // Annotated shared layouts win: any permutation is correct.
+    Value root;
+    BufferLayout *buffer = state.lookupOperand(operand, root);
+    // Annotated shared layouts win: any permutation is correct. A view
+    // takes the layout of the tile it views.
     if (!buffer || buffer->space != MemorySpace::Shared || buffer->layout)
       continue;
-    auto type = cast<MemRefType>(operand.getType());
+    auto type = cast<MemRefType>(root.getType());
     int64_t bits = type.getElementType().getIntOrFloatBitWidth();
     bool kOuter = isA ? gemm.getTransposeA() : !gemm.getTransposeB();
     buffer->layout = kOuter
@@ -273,7 +275,6 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
   // A and B in LDS, as (alloc, slot indices, layout), or in registers.
   struct Side {
     Value value, root;
-    SmallVector<Value> lead;
     Layout layout;
     bool kOuter = false, vectorized = false;
     /// In a fragment: the register of element j of the run of (step,
@@ -322,10 +323,9 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
     if (!resolveShared(side.value, side.root, side.layout, slot))
       return op.emitOpError()
              << "expected " << (&side == sides ? "A" : "B")
-             << " to be a shared tile.alloc or one slot of a multi-buffered "
-                "one (the MFMA gemm reads its operands from LDS)";
-    if (slot)
-      side.lead = slot->leadValues(b, loc);
+             << " to be a shared tile.alloc, one slot of a multi-buffered "
+                "one or a static view of either (the MFMA gemm reads its "
+                "operands from LDS)";
     // Stored with K innermost, or K-outer in a layout that transposes it
     // (getTransposedSharedLayout()): one vector per lane and step. Else a
     // K-outer run is a column, read element by element.
@@ -368,10 +368,8 @@ LogicalResult LoweringContext::lowerMfma(GemmOp op) {
     }
     Value k0 = addv(laneK, cst(b, loc, step * kStep));
     auto at = [&](Value k) {
-      SmallVector<Value> coords(side.lead);
-      coords.push_back(side.kOuter ? k : mn);
-      coords.push_back(side.kOuter ? mn : k);
-      return address(b, loc, side.root, coords);
+      return address(b, loc, side.value,
+                     ValueRange{side.kOuter ? k : mn, side.kOuter ? mn : k});
     };
     if (side.vectorized) {
       auto [mem, idx] = at(k0);

@@ -249,6 +249,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     or `full_col`.
 
     A is M x K, B is K x N and C is M x N; all three have static shapes.
+    A shared A or B is a `tile.alloc` or a `memref.subview` of one with
+    static offsets and unit strides, e.g. a K slice of a tile that a
+    pipelined loop loads whole; the tile is laid out for its own shape, and
+    the gemm reads the view's part of it (for `wgmma`, each instruction's
+    part must start in the first row of the swizzle's 8-row pattern).
     The kernel must run whole warps (a multiple of 32 threads).
     The element types (A x B -> C) are those some known target's tensor
     cores compute (the `mma` lists of `#tile.target`): f16 x f16 -> f32 or
