@@ -408,6 +408,8 @@ const LoweringContext::Slot *LoweringContext::getSlot(Value buffer) {
   if (outer && lead)
     return nullptr;
   SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+  // The view's offsets in its source's trailing dimensions.
+  SmallVector<int64_t> own;
   Slot slot;
   slot.root = outer ? outer->root : view.getSource();
   if (outer)
@@ -425,8 +427,8 @@ const LoweringContext::Slot *LoweringContext::getSlot(Value buffer) {
     std::optional<int64_t> offset = getConstantIntValue(offsets[d]);
     if (!size || !offset)
       return nullptr;
-    int64_t base = outer ? outer->offsets[d] : 0;
-    slot.offsets.push_back(base + *offset);
+    own.push_back(*offset);
+    slot.offsets.push_back((outer ? outer->offsets[d - lead] : 0) + *offset);
   }
   // The layout of slot 0, over the view's shape.
   MLIRContext *ctx = buffer.getContext();
@@ -439,8 +441,7 @@ const LoweringContext::Slot *LoweringContext::getSlot(Value buffer) {
   }
   SmallVector<AffineExpr> inner(lead, getAffineConstantExpr(0, ctx));
   for (unsigned d = 0; d < type.getRank(); ++d)
-    inner.push_back(getAffineDimExpr(d, ctx) +
-                    (slot.offsets[d] - (outer ? outer->offsets[d] : 0)));
+    inner.push_back(getAffineDimExpr(d, ctx) + own[d]);
   std::optional<Layout> first = layout.compose(Layout::affine(
       type.getShape(), AffineMap::get(type.getRank(), 0, inner, ctx)));
   if (!first)

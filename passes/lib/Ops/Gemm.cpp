@@ -451,11 +451,13 @@ LogicalResult LoweringContext::lowerGemm(GemmOp op) {
 // Layout inference
 //===----------------------------------------------------------------------===//
 
-/// Whether `value` is a shared buffer whose layout the wgmma descriptors
-/// can read: inferred later, or annotated as the operand swizzle.
-static bool isWgmmaShared(BufferLayout *buffer, MemRefType type) {
+/// Whether `buffer`, the tile `root` (lookupOperand()), is a shared buffer
+/// whose layout the wgmma descriptors can read: inferred later, or
+/// annotated as the operand swizzle.
+static bool isWgmmaShared(BufferLayout *buffer, Value root) {
   if (!buffer || buffer->space != MemorySpace::Shared)
     return false;
+  auto type = cast<MemRefType>(root.getType());
   if (!buffer->layout)
     return true;
   Layout swizzled =
@@ -486,13 +488,11 @@ static std::optional<LogicalResult> inferWgmmaGemm(GemmOp gemm, MmaAttr mma,
   bool aInRegisters =
       aBuffer && aBuffer->space == MemorySpace::Fragment &&
       isWgmmaRegisterA(aType.getElementType(), gemm.getTransposeA());
-  std::optional<WgmmaPlan> plan = planWgmma(
-      mma,
-      aInRegisters || (aBuffer && isWgmmaShared(aBuffer, cast<MemRefType>(
-                                                             aRoot.getType()))),
-      bBuffer && isWgmmaShared(bBuffer, cast<MemRefType>(bRoot.getType())),
-      gemm.getTransposeA(), gemm.getTransposeB(), aType.getShape(),
-      bType.getShape(), m, n, kDim, threads, gemm.getPolicy());
+  std::optional<WgmmaPlan> plan =
+      planWgmma(mma, aInRegisters || isWgmmaShared(aBuffer, aRoot),
+                isWgmmaShared(bBuffer, bRoot), gemm.getTransposeA(),
+                gemm.getTransposeB(), aType.getShape(), bType.getShape(), m, n,
+                kDim, threads, gemm.getPolicy());
   if (!plan || (aInRegisters && m != 64 * plan->wgM))
     return std::nullopt;
   BuiltinChain chain;

@@ -303,11 +303,11 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
     // Offsets go to the descriptor in 16-byte units. The descriptors leave
     // the base offset 0: each block must start in the first row of the
     // swizzle's 8-row pattern (a view may start elsewhere).
-    int64_t pattern = 8 * ((int64_t(128) >> (o.mode - 1)));
+    int64_t swizzleBytes = int64_t(128) >> (o.mode - 1);
     for (const WgmmaBlock &bl : o.blocks)
       ok = ok && (bl.start * bytes) % 16 == 0 && (bl.lbo * bytes) % 16 == 0 &&
            (bl.sbo * bytes) % 16 == 0 &&
-           (bl.start * bytes) % pattern < pattern / 8;
+           (bl.start * bytes) % (8 * swizzleBytes) < swizzleBytes;
     ok = ok && (o.perGroup * bytes) % 16 == 0;
     if (!ok)
       return std::nullopt;
