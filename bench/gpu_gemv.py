@@ -111,14 +111,15 @@ def w4_tolerance(x, wdq, ct, ot, partials=1):
 
     - Every build: wdq rounds each weight (q - z) s to `ot`, by at most
       u = 2^-11 (f16) or 2^-8 (bf16) relative, and a kernel that applies
-      the scale per word (kernels/gemv_w4a16.mlir sums (q - z) x over a
-      word's weights, then multiplies by s) rounds none, so its outputs
+      the scale per chunk (kernels/gemv_w4a16.mlir sums (q - z) x over a
+      chunk's weights, then multiplies by s) rounds none, so its outputs
       differ from the reference by a sum of K such roundings, of standard
       deviation about u T / sqrt(3): 4 u T.
     - CT = f32: also the f32 bound of tolerance().
     - CT = f16: each output is the f32 sum of f16 chains of ceil(K / 1024)
-      fmas, one per K step, each adding a word's scaled sum of four
-      products (three more roundings, smaller than the chain's). Each
+      fmas, one per K step, each adding a chunk's scaled sum of sixteen
+      products (fifteen more roundings, of partial sums smaller than the
+      chain's). Each
       rounds by at most half an ulp (2^-11 relative) of its partial sum;
       with independent roundings the error has a standard deviation of
       about 2^-11 sqrt(steps / 6 + 1 / 2) T, bounded by four times

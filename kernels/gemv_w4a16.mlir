@@ -9,20 +9,23 @@
 // docs/Quantized.md describes the layout; bench/w4pack.py packs it.
 //
 // Each block owns BN rows of P, KT threads per row. A K step covers BK
-// weights of each row: word w of the step (eight weights) belongs to
-// thread w mod KT of the row's group, so that each load of a warp reads
-// KT consecutive words of P and the matching 16-byte runs of X. The copies
-// of P, X, S and Z go through shared memory in a tile.pipelined loop, so
-// that STAGES - 1 steps are in flight while the block computes one (the
-// stream of packed weights needs more bytes in flight than one step of
-// registers holds). The scale is applied per word, not per weight: the
-// eight weights of a word share their group's scale, so the products of
-// the word's four weights of each parity are summed first (a multiply and
-// three fmas in CT) and the sum is multiplied by the scale into the
-// accumulator (one fma), where scaling each weight would take four
-// multiplications more. The accumulator holds one element per word and
-// parity; two tile.reduce after the K loop sum each row, within the
-// thread and across its group.
+// weights of each row, in chunks of four consecutive words (32 weights):
+// chunk c of the step belongs to thread c mod KT of the row's group, so
+// that each thread reads its chunk of P, and the 32 columns of X it
+// multiplies, in 16-byte loads, and each load of a warp reads KT
+// consecutive chunks. X is stored with the four 16-byte pieces of each
+// chunk permuted (#xshared) so that those loads and the copies' stores are
+// free of bank conflicts. The copies of P, X, S and Z go through shared
+// memory in a tile.pipelined loop, so that STAGES - 1 steps are in flight
+// while the block computes one (the stream of packed weights needs more
+// bytes in flight than one step of registers holds). A chunk lies in one
+// group (G is a multiple of 32), so a thread loads one scale and one zero
+// point per row and chunk, and the scale is applied per chunk, not per
+// weight: the sixteen products of each parity of the chunk are summed
+// first (two chains of a multiply and seven fmas in CT, and an add) and
+// the sum is multiplied by the scale into the accumulator (one fma). The
+// accumulator holds one element per chunk and parity; two tile.reduce
+// after the K loop sum each row, within the thread and across its group.
 //
 // The unpacking is the tile.parallel of the TileLang paper's Fig. 17:
 // weight k reads word k / 8 of the fragment, shifts it by
@@ -45,10 +48,11 @@
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
 //   BK       weights per row per step: a multiple of 8 * KT
 //   BKW      BK / 8, the 32-bit words of P per row per step
+//   BCW      BK / 32, the chunks of four words per row per step
 //   STAGES   steps of the pipelined K loop in flight or in use at once
-//   G        group size: 32, 64 or 128 (G / 8 must divide KT)
+//   G        group size: 32, 64 or 128 (G / 32 must divide KT)
 //   GS       BK / G, the groups per row per step
-//   GR       G / 8, the threads sharing one scale (words per group)
+//   GR       G / 32, the threads sharing one scale (chunks per group)
 //   AT       type of X, S, Z and Y: f16 or bf16
 //   ZM       the magic value of AT's integer conversion: 1024.0 for f16,
 //            128.0 for bf16 (set by the tile.params(AT=bf16) line)
@@ -59,11 +63,12 @@
 //   MINB     blocks that must fit on one SM (tile-compile's
 //            min-blocks-per-sm, which caps the registers): 5 (at most
 //            102 registers) for the default build (G = 128, CT = f16), 4
-//            (128) for the other one-row builds (G = 32 and 64, CT =
-//            f32), under 5 of which they spill, and 0 (no cap) where
-//            BM > 1; each fits without spilling. On sm_90a the default
-//            build takes BN = 16 and MINB = 4 (126 registers): sixteen
-//            words a thread per K step, over which the step's fixed work
+//            (128) for the other one-row builds: those accumulating in f32
+//            spill under 5 (G = 32 and 64 no longer do, and are not
+//            measured at 5), and 0 (no cap) where BM > 1; each fits
+//            without spilling. On sm_90a the default
+//            build takes BN = 16 and MINB = 4 (128 registers): four
+//            chunks a thread per K step, over which the step's fixed work
 //            (copy issue, slot arithmetic, barrier) is spread
 //
 // The pipelined loop runs on cp.async (a producer warpgroup would double
@@ -76,53 +81,60 @@
 // fill one wave of the GPU and a sliver of a second (N = 9216: 576 blocks
 // on 528 slots), and the 16-row default above (docs/Quantized.md).
 // tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
-// tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
-// tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
+// tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BCW=32 BM=1
+// tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BCW=32 BM=1
 // tile.options(sm_90a): no-warp-specialize=true min-blocks-per-sm=${MINB}
 // tile.options(sm_80): min-blocks-per-sm=${MINB}
 //
-// tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BM=1
-// tile.params: STAGES=4 G=128 GR=16 GS=8 AT=f16 CT=f16 ZM=1024.0 MINB=5
+// tile.params: THREADS=128 KT=32 GROUPS=4 BN=8 BK=1024 BKW=128 BCW=32 BM=1
+// tile.params: STAGES=4 G=128 GR=4 GS=8 AT=f16 CT=f16 ZM=1024.0 MINB=5
 // tile.params(AT=bf16): CT=f32 ZM=128.0
 // tile.params(CT=f32): MINB=4
-// tile.params(G=32): GR=4 GS=32 MINB=4
-// tile.params(G=64): GR=8 GS=16 MINB=4
+// tile.params(G=32): GR=1 GS=32 MINB=4
+// tile.params(G=64): GR=2 GS=16 MINB=4
 // tile.params(BM=2): MINB=0
 // tile.params(BM=4): MINB=0
 // tile.params(sm_90a AT=f16 CT=f16 G=128 BM=1): BN=16 MINB=4
 
-// P tile: row n on thread group n / RW (RW = BN / GROUPS); word w of the
-// row step on thread w mod KT of the group, so that each load of a warp
-// reads KT consecutive words.
+// P tile: row n on thread group n / RW (RW = BN / GROUPS); chunk c of
+// four consecutive words of the row step (c = w / 4) on thread c mod KT of
+// the group, so that each 16-byte load of a warp reads KT consecutive
+// chunks.
 #ptile = #tile.fragment<threads = ${THREADS}, map = (n, w) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + w mod ${KT},
-   (n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
-     + w floordiv ${KT})>
-// X tile: the 8 columns of each word of P, on every group.
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (w floordiv 4) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv (${KT} * 4))
+     + w floordiv (${KT} * 4)) * 4 + w mod 4)>
+// X tile: the 32 columns of each chunk of P, on every group.
 #xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
-  (s0 * ${KT} + (k floordiv 8) mod ${KT},
-   (m * (${BKW} floordiv ${KT}) + k floordiv (${KT} * 8)) * 8 + k mod 8),
+  (s0 * ${KT} + (k floordiv 32) mod ${KT},
+   (m * (${BKW} floordiv (${KT} * 4)) + k floordiv (${KT} * 32)) * 32
+     + k mod 32),
   replicate = ${GROUPS}>
-// Scales (and zeros): group g of row n on the G / 8 threads whose words
-// it covers.
+// X in shared memory: row-major with the 16-byte chunks of each thread's
+// 64 bytes permuted (chunk u of thread t's four at u xor ((t / 2) mod 4)),
+// so that the 16-byte loads of one word of eight consecutive threads, and
+// the copies' 16-byte stores, hit eight different bank groups.
+#xshared = #tile.layout<[${BM}, ${BK}], (m, k) -> (m * ${BK} + k), xor<2, 3, 3>>
+// Scales (and zeros): group g of row n on the threads whose chunks it
+// covers (GR of them).
 #stile = #tile.fragment<threads = ${THREADS}, map = (n, g)[s0] ->
   ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT}
-     + (g * (${G} floordiv 8) + s0) mod ${KT},
-   (n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
-     + (g * (${G} floordiv 8)) floordiv ${KT}),
+     + (g * ${GR} + s0) mod ${KT},
+   (n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv (${KT} * 4))
+     + (g * ${GR}) floordiv ${KT}),
   replicate = ${GR}>
 // The dequantized weights: (n, k) where word k / 8 of row n is loaded.
 #wtile = #tile.fragment<threads = ${THREADS}, map = (n, k) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 8) mod ${KT},
-   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv ${KT})
-     + k floordiv (${KT} * 8)) * 8 + k mod 8)>
-// Products: element (m, n, w, e) sums the products of the weights of
-// parity e in word w of row n, on the thread that holds the word.
-#acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, w, e) ->
-  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + w mod ${KT},
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + (k floordiv 32) mod ${KT},
+   ((n mod (${BN} floordiv ${GROUPS})) * (${BKW} floordiv (${KT} * 4))
+     + k floordiv (${KT} * 32)) * 32 + k mod 32)>
+// Products: element (m, n, c, e) sums the products of the weights of
+// parity e in chunk c of row n, on the thread that holds the chunk.
+#acctile = #tile.fragment<threads = ${THREADS}, map = (m, n, c, e) ->
+  ((n floordiv (${BN} floordiv ${GROUPS})) * ${KT} + c mod ${KT},
    ((m * (${BN} floordiv ${GROUPS}) + n mod (${BN} floordiv ${GROUPS}))
-       * (${BKW} floordiv ${KT})
-     + w floordiv ${KT}) * 2 + e)>
+       * (${BKW} floordiv (${KT} * 4))
+     + c floordiv ${KT}) * 2 + e)>
 
 func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
                       %S: memref<?x?x${AT}>, %Z: memref<?x?x${AT}>,
@@ -145,7 +157,7 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %psh = tile.alloc
         : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
-    %xsh = tile.alloc
+    %xsh = tile.alloc {layout = #xshared}
         : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %x = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${AT}, #tile.fragment>
@@ -164,12 +176,12 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %xc = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
     %sc = tile.alloc {layout = #stile}
         : memref<${BN}x${GS}x${CT}, #tile.fragment>
-    %acc2 = tile.alloc : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+    %acc2 = tile.alloc : memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
@@ -243,48 +255,123 @@ func.func @gemv_w4a16(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
       tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
           -> memref<${BN}x${GS}x${CT}, #tile.fragment>
-      // Parity e of word w: weights 8w + e + 2i, i = 0..3, share a scale.
-      tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
-        %c2i = arith.constant 2 : index
-        %c4i = arith.constant 4 : index
-        %c6i = arith.constant 6 : index
-        %c8i = arith.constant 8 : index
+      // Parity e of chunk c: weights 32c + 8u + 2v + e, u, v = 0..3, share
+      // a scale: their sixteen products are summed, in two chains of fmas
+      // in CT (words 0-1 and 2-3, for the latency), then multiplied by it
+      // into the accumulator.
+      tile.parallel (%i, %j, %c, %e) in (${BM}, ${BN}, ${BCW}, 2) {
+        %c32i = arith.constant 32 : index
         %cgr = arith.constant ${GR} : index
-        %kw8 = arith.muli %w, %c8i : index
-        %kk0 = arith.addi %kw8, %e : index
-        %kk1 = arith.addi %kk0, %c2i : index
-        %kk2 = arith.addi %kk0, %c4i : index
-        %kk3 = arith.addi %kk0, %c6i : index
-        %w0 = memref.load %wc[%j, %kk0] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w1 = memref.load %wc[%j, %kk1] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w2 = memref.load %wc[%j, %kk2] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w3 = memref.load %wc[%j, %kk3] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %x0 = memref.load %xc[%i, %kk0] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x1 = memref.load %xc[%i, %kk1] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x2 = memref.load %xc[%i, %kk2] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x3 = memref.load %xc[%i, %kk3] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %p0 = arith.mulf %w0, %x0 fastmath<contract> : ${CT}
-        %p1 = arith.mulf %w1, %x1 fastmath<contract> : ${CT}
-        %t1 = arith.addf %p1, %p0 fastmath<contract> : ${CT}
-        %p2 = arith.mulf %w2, %x2 fastmath<contract> : ${CT}
-        %t2 = arith.addf %p2, %t1 fastmath<contract> : ${CT}
-        %p3 = arith.mulf %w3, %x3 fastmath<contract> : ${CT}
-        %t3 = arith.addf %p3, %t2 fastmath<contract> : ${CT}
-        %g = arith.divui %w, %cgr : index
+        %kc = arith.muli %c, %c32i : index
+        %kb = arith.addi %kc, %e : index
+        %w00 = memref.load %wc[%j, %kb] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x00 = memref.load %xc[%i, %kb] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p00 = arith.mulf %w00, %x00 fastmath<contract> : ${CT}
+        %o01 = arith.constant 2 : index
+        %k01 = arith.addi %kb, %o01 : index
+        %w01 = memref.load %wc[%j, %k01] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x01 = memref.load %xc[%i, %k01] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p01 = arith.mulf %w01, %x01 fastmath<contract> : ${CT}
+        %a1 = arith.addf %p01, %p00 fastmath<contract> : ${CT}
+        %o02 = arith.constant 4 : index
+        %k02 = arith.addi %kb, %o02 : index
+        %w02 = memref.load %wc[%j, %k02] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x02 = memref.load %xc[%i, %k02] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p02 = arith.mulf %w02, %x02 fastmath<contract> : ${CT}
+        %a2 = arith.addf %p02, %a1 fastmath<contract> : ${CT}
+        %o03 = arith.constant 6 : index
+        %k03 = arith.addi %kb, %o03 : index
+        %w03 = memref.load %wc[%j, %k03] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x03 = memref.load %xc[%i, %k03] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p03 = arith.mulf %w03, %x03 fastmath<contract> : ${CT}
+        %a3 = arith.addf %p03, %a2 fastmath<contract> : ${CT}
+        %o10 = arith.constant 8 : index
+        %k10 = arith.addi %kb, %o10 : index
+        %w10 = memref.load %wc[%j, %k10] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x10 = memref.load %xc[%i, %k10] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p10 = arith.mulf %w10, %x10 fastmath<contract> : ${CT}
+        %a4 = arith.addf %p10, %a3 fastmath<contract> : ${CT}
+        %o11 = arith.constant 10 : index
+        %k11 = arith.addi %kb, %o11 : index
+        %w11 = memref.load %wc[%j, %k11] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x11 = memref.load %xc[%i, %k11] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p11 = arith.mulf %w11, %x11 fastmath<contract> : ${CT}
+        %a5 = arith.addf %p11, %a4 fastmath<contract> : ${CT}
+        %o12 = arith.constant 12 : index
+        %k12 = arith.addi %kb, %o12 : index
+        %w12 = memref.load %wc[%j, %k12] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x12 = memref.load %xc[%i, %k12] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p12 = arith.mulf %w12, %x12 fastmath<contract> : ${CT}
+        %a6 = arith.addf %p12, %a5 fastmath<contract> : ${CT}
+        %o13 = arith.constant 14 : index
+        %k13 = arith.addi %kb, %o13 : index
+        %w13 = memref.load %wc[%j, %k13] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x13 = memref.load %xc[%i, %k13] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p13 = arith.mulf %w13, %x13 fastmath<contract> : ${CT}
+        %a7 = arith.addf %p13, %a6 fastmath<contract> : ${CT}
+        %o20 = arith.constant 16 : index
+        %k20 = arith.addi %kb, %o20 : index
+        %w20 = memref.load %wc[%j, %k20] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x20 = memref.load %xc[%i, %k20] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p20 = arith.mulf %w20, %x20 fastmath<contract> : ${CT}
+        %o21 = arith.constant 18 : index
+        %k21 = arith.addi %kb, %o21 : index
+        %w21 = memref.load %wc[%j, %k21] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x21 = memref.load %xc[%i, %k21] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p21 = arith.mulf %w21, %x21 fastmath<contract> : ${CT}
+        %b1 = arith.addf %p21, %p20 fastmath<contract> : ${CT}
+        %o22 = arith.constant 20 : index
+        %k22 = arith.addi %kb, %o22 : index
+        %w22 = memref.load %wc[%j, %k22] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x22 = memref.load %xc[%i, %k22] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p22 = arith.mulf %w22, %x22 fastmath<contract> : ${CT}
+        %b2 = arith.addf %p22, %b1 fastmath<contract> : ${CT}
+        %o23 = arith.constant 22 : index
+        %k23 = arith.addi %kb, %o23 : index
+        %w23 = memref.load %wc[%j, %k23] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x23 = memref.load %xc[%i, %k23] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p23 = arith.mulf %w23, %x23 fastmath<contract> : ${CT}
+        %b3 = arith.addf %p23, %b2 fastmath<contract> : ${CT}
+        %o30 = arith.constant 24 : index
+        %k30 = arith.addi %kb, %o30 : index
+        %w30 = memref.load %wc[%j, %k30] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x30 = memref.load %xc[%i, %k30] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p30 = arith.mulf %w30, %x30 fastmath<contract> : ${CT}
+        %b4 = arith.addf %p30, %b3 fastmath<contract> : ${CT}
+        %o31 = arith.constant 26 : index
+        %k31 = arith.addi %kb, %o31 : index
+        %w31 = memref.load %wc[%j, %k31] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x31 = memref.load %xc[%i, %k31] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p31 = arith.mulf %w31, %x31 fastmath<contract> : ${CT}
+        %b5 = arith.addf %p31, %b4 fastmath<contract> : ${CT}
+        %o32 = arith.constant 28 : index
+        %k32 = arith.addi %kb, %o32 : index
+        %w32 = memref.load %wc[%j, %k32] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x32 = memref.load %xc[%i, %k32] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p32 = arith.mulf %w32, %x32 fastmath<contract> : ${CT}
+        %b6 = arith.addf %p32, %b5 fastmath<contract> : ${CT}
+        %o33 = arith.constant 30 : index
+        %k33 = arith.addi %kb, %o33 : index
+        %w33 = memref.load %wc[%j, %k33] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x33 = memref.load %xc[%i, %k33] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p33 = arith.mulf %w33, %x33 fastmath<contract> : ${CT}
+        %b7 = arith.addf %p33, %b6 fastmath<contract> : ${CT}
+        %t16 = arith.addf %a7, %b7 : ${CT}
+        %g = arith.divui %c, %cgr : index
         %sv = memref.load %sc[%j, %g] : memref<${BN}x${GS}x${CT}, #tile.fragment>
-        %a = memref.load %acc[%i, %j, %w, %e]
-            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
-        %u = arith.mulf %t3, %sv fastmath<contract> : ${CT}
+        %a = memref.load %acc[%i, %j, %c, %e]
+            : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
+        %u = arith.mulf %t16, %sv fastmath<contract> : ${CT}
         %sum = arith.addf %u, %a fastmath<contract> : ${CT}
-        memref.store %sum, %acc[%i, %j, %w, %e]
-            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        memref.store %sum, %acc[%i, %j, %c, %e]
+            : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
       }
     }
     tile.reduce sum %acc -> %acc2 dim(3)
-        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
-       -> memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
+       -> memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
     tile.reduce sum %acc2 -> %y dim(2)
-        : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
@@ -312,7 +399,7 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %psh = tile.alloc
         : memref<${BN}x${BKW}xi32, #gpu.address_space<workgroup>>
     %p = tile.alloc {layout = #ptile} : memref<${BN}x${BKW}xi32, #tile.fragment>
-    %xsh = tile.alloc
+    %xsh = tile.alloc {layout = #xshared}
         : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %x = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${AT}, #tile.fragment>
@@ -327,12 +414,12 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
     %xc = tile.alloc {layout = #xtile}
         : memref<${BM}x${BK}x${CT}, #tile.fragment>
     %acc = tile.alloc {layout = #acctile}
-        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
     %sc = tile.alloc {layout = #stile}
         : memref<${BN}x${GS}x${CT}, #tile.fragment>
-    %acc2 = tile.alloc : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+    %acc2 = tile.alloc : memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %acc : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+    tile.clear %acc : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
     tile.pipelined %t = %c0 to %steps step %c1 stages(${STAGES}) {
@@ -394,48 +481,123 @@ func.func @gemv_w4a16_sym(%X: memref<?x?x${AT}>, %P: memref<?x?xi32>,
           -> memref<${BM}x${BK}x${CT}, #tile.fragment>
       tile.copy %s -> %sc : memref<${BN}x${GS}x${AT}, #tile.fragment>
           -> memref<${BN}x${GS}x${CT}, #tile.fragment>
-      // Parity e of word w: weights 8w + e + 2i, i = 0..3, share a scale.
-      tile.parallel (%i, %j, %w, %e) in (${BM}, ${BN}, ${BKW}, 2) {
-        %c2i = arith.constant 2 : index
-        %c4i = arith.constant 4 : index
-        %c6i = arith.constant 6 : index
-        %c8i = arith.constant 8 : index
+      // Parity e of chunk c: weights 32c + 8u + 2v + e, u, v = 0..3, share
+      // a scale: their sixteen products are summed, in two chains of fmas
+      // in CT (words 0-1 and 2-3, for the latency), then multiplied by it
+      // into the accumulator.
+      tile.parallel (%i, %j, %c, %e) in (${BM}, ${BN}, ${BCW}, 2) {
+        %c32i = arith.constant 32 : index
         %cgr = arith.constant ${GR} : index
-        %kw8 = arith.muli %w, %c8i : index
-        %kk0 = arith.addi %kw8, %e : index
-        %kk1 = arith.addi %kk0, %c2i : index
-        %kk2 = arith.addi %kk0, %c4i : index
-        %kk3 = arith.addi %kk0, %c6i : index
-        %w0 = memref.load %wc[%j, %kk0] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w1 = memref.load %wc[%j, %kk1] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w2 = memref.load %wc[%j, %kk2] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %w3 = memref.load %wc[%j, %kk3] : memref<${BN}x${BK}x${CT}, #tile.fragment>
-        %x0 = memref.load %xc[%i, %kk0] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x1 = memref.load %xc[%i, %kk1] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x2 = memref.load %xc[%i, %kk2] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %x3 = memref.load %xc[%i, %kk3] : memref<${BM}x${BK}x${CT}, #tile.fragment>
-        %p0 = arith.mulf %w0, %x0 fastmath<contract> : ${CT}
-        %p1 = arith.mulf %w1, %x1 fastmath<contract> : ${CT}
-        %t1 = arith.addf %p1, %p0 fastmath<contract> : ${CT}
-        %p2 = arith.mulf %w2, %x2 fastmath<contract> : ${CT}
-        %t2 = arith.addf %p2, %t1 fastmath<contract> : ${CT}
-        %p3 = arith.mulf %w3, %x3 fastmath<contract> : ${CT}
-        %t3 = arith.addf %p3, %t2 fastmath<contract> : ${CT}
-        %g = arith.divui %w, %cgr : index
+        %kc = arith.muli %c, %c32i : index
+        %kb = arith.addi %kc, %e : index
+        %w00 = memref.load %wc[%j, %kb] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x00 = memref.load %xc[%i, %kb] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p00 = arith.mulf %w00, %x00 fastmath<contract> : ${CT}
+        %o01 = arith.constant 2 : index
+        %k01 = arith.addi %kb, %o01 : index
+        %w01 = memref.load %wc[%j, %k01] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x01 = memref.load %xc[%i, %k01] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p01 = arith.mulf %w01, %x01 fastmath<contract> : ${CT}
+        %a1 = arith.addf %p01, %p00 fastmath<contract> : ${CT}
+        %o02 = arith.constant 4 : index
+        %k02 = arith.addi %kb, %o02 : index
+        %w02 = memref.load %wc[%j, %k02] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x02 = memref.load %xc[%i, %k02] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p02 = arith.mulf %w02, %x02 fastmath<contract> : ${CT}
+        %a2 = arith.addf %p02, %a1 fastmath<contract> : ${CT}
+        %o03 = arith.constant 6 : index
+        %k03 = arith.addi %kb, %o03 : index
+        %w03 = memref.load %wc[%j, %k03] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x03 = memref.load %xc[%i, %k03] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p03 = arith.mulf %w03, %x03 fastmath<contract> : ${CT}
+        %a3 = arith.addf %p03, %a2 fastmath<contract> : ${CT}
+        %o10 = arith.constant 8 : index
+        %k10 = arith.addi %kb, %o10 : index
+        %w10 = memref.load %wc[%j, %k10] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x10 = memref.load %xc[%i, %k10] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p10 = arith.mulf %w10, %x10 fastmath<contract> : ${CT}
+        %a4 = arith.addf %p10, %a3 fastmath<contract> : ${CT}
+        %o11 = arith.constant 10 : index
+        %k11 = arith.addi %kb, %o11 : index
+        %w11 = memref.load %wc[%j, %k11] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x11 = memref.load %xc[%i, %k11] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p11 = arith.mulf %w11, %x11 fastmath<contract> : ${CT}
+        %a5 = arith.addf %p11, %a4 fastmath<contract> : ${CT}
+        %o12 = arith.constant 12 : index
+        %k12 = arith.addi %kb, %o12 : index
+        %w12 = memref.load %wc[%j, %k12] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x12 = memref.load %xc[%i, %k12] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p12 = arith.mulf %w12, %x12 fastmath<contract> : ${CT}
+        %a6 = arith.addf %p12, %a5 fastmath<contract> : ${CT}
+        %o13 = arith.constant 14 : index
+        %k13 = arith.addi %kb, %o13 : index
+        %w13 = memref.load %wc[%j, %k13] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x13 = memref.load %xc[%i, %k13] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p13 = arith.mulf %w13, %x13 fastmath<contract> : ${CT}
+        %a7 = arith.addf %p13, %a6 fastmath<contract> : ${CT}
+        %o20 = arith.constant 16 : index
+        %k20 = arith.addi %kb, %o20 : index
+        %w20 = memref.load %wc[%j, %k20] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x20 = memref.load %xc[%i, %k20] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p20 = arith.mulf %w20, %x20 fastmath<contract> : ${CT}
+        %o21 = arith.constant 18 : index
+        %k21 = arith.addi %kb, %o21 : index
+        %w21 = memref.load %wc[%j, %k21] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x21 = memref.load %xc[%i, %k21] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p21 = arith.mulf %w21, %x21 fastmath<contract> : ${CT}
+        %b1 = arith.addf %p21, %p20 fastmath<contract> : ${CT}
+        %o22 = arith.constant 20 : index
+        %k22 = arith.addi %kb, %o22 : index
+        %w22 = memref.load %wc[%j, %k22] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x22 = memref.load %xc[%i, %k22] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p22 = arith.mulf %w22, %x22 fastmath<contract> : ${CT}
+        %b2 = arith.addf %p22, %b1 fastmath<contract> : ${CT}
+        %o23 = arith.constant 22 : index
+        %k23 = arith.addi %kb, %o23 : index
+        %w23 = memref.load %wc[%j, %k23] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x23 = memref.load %xc[%i, %k23] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p23 = arith.mulf %w23, %x23 fastmath<contract> : ${CT}
+        %b3 = arith.addf %p23, %b2 fastmath<contract> : ${CT}
+        %o30 = arith.constant 24 : index
+        %k30 = arith.addi %kb, %o30 : index
+        %w30 = memref.load %wc[%j, %k30] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x30 = memref.load %xc[%i, %k30] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p30 = arith.mulf %w30, %x30 fastmath<contract> : ${CT}
+        %b4 = arith.addf %p30, %b3 fastmath<contract> : ${CT}
+        %o31 = arith.constant 26 : index
+        %k31 = arith.addi %kb, %o31 : index
+        %w31 = memref.load %wc[%j, %k31] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x31 = memref.load %xc[%i, %k31] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p31 = arith.mulf %w31, %x31 fastmath<contract> : ${CT}
+        %b5 = arith.addf %p31, %b4 fastmath<contract> : ${CT}
+        %o32 = arith.constant 28 : index
+        %k32 = arith.addi %kb, %o32 : index
+        %w32 = memref.load %wc[%j, %k32] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x32 = memref.load %xc[%i, %k32] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p32 = arith.mulf %w32, %x32 fastmath<contract> : ${CT}
+        %b6 = arith.addf %p32, %b5 fastmath<contract> : ${CT}
+        %o33 = arith.constant 30 : index
+        %k33 = arith.addi %kb, %o33 : index
+        %w33 = memref.load %wc[%j, %k33] : memref<${BN}x${BK}x${CT}, #tile.fragment>
+        %x33 = memref.load %xc[%i, %k33] : memref<${BM}x${BK}x${CT}, #tile.fragment>
+        %p33 = arith.mulf %w33, %x33 fastmath<contract> : ${CT}
+        %b7 = arith.addf %p33, %b6 fastmath<contract> : ${CT}
+        %t16 = arith.addf %a7, %b7 : ${CT}
+        %g = arith.divui %c, %cgr : index
         %sv = memref.load %sc[%j, %g] : memref<${BN}x${GS}x${CT}, #tile.fragment>
-        %a = memref.load %acc[%i, %j, %w, %e]
-            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
-        %u = arith.mulf %t3, %sv fastmath<contract> : ${CT}
+        %a = memref.load %acc[%i, %j, %c, %e]
+            : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
+        %u = arith.mulf %t16, %sv fastmath<contract> : ${CT}
         %sum = arith.addf %u, %a fastmath<contract> : ${CT}
-        memref.store %sum, %acc[%i, %j, %w, %e]
-            : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
+        memref.store %sum, %acc[%i, %j, %c, %e]
+            : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
       }
     }
     tile.reduce sum %acc -> %acc2 dim(3)
-        : memref<${BM}x${BN}x${BKW}x2x${CT}, #tile.fragment>
-       -> memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}x2x${CT}, #tile.fragment>
+       -> memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
     tile.reduce sum %acc2 -> %y dim(2)
-        : memref<${BM}x${BN}x${BKW}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BCW}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${AT}>
