@@ -46,7 +46,7 @@
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS, KT, GROUPS, BN, BM  as in kernels/gemv.mlir
-//   BK       weights per row per step: a multiple of 8 * KT
+//   BK       weights per row per step: a multiple of 32 * KT
 //   BKW      BK / 8, the 32-bit words of P per row per step
 //   BCW      BK / 32, the chunks of four words per row per step
 //   STAGES   steps of the pipelined K loop in flight or in use at once
@@ -66,10 +66,10 @@
 //            (128) for the other one-row builds: those accumulating in f32
 //            spill under 5 (G = 32 and 64 no longer do, and are not
 //            measured at 5), and 0 (no cap) where BM > 1; each fits
-//            without spilling. On sm_90a the default
-//            build takes BN = 16 and MINB = 4 (128 registers): four
-//            chunks a thread per K step, over which the step's fixed work
-//            (copy issue, slot arithmetic, barrier) is spread
+//            without spilling. On sm_90a the default build takes BN = 16
+//            and MINB = 4 (128 registers): four chunks a thread per K
+//            step, over which the step's fixed work (copy issue, slot
+//            arithmetic, barrier) is spread
 //
 // The pipelined loop runs on cp.async (a producer warpgroup would double
 // the block for copies this small).
