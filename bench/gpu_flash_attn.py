@@ -37,6 +37,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from report import geomean  # noqa: E402
+import options  # noqa: E402
 
 # The paper's Table 3 (FA0-FA4) and two larger shapes:
 # (name, batch, heads, seq_q, seq_kv, dim, causal).
@@ -119,11 +120,7 @@ def main():
                          "(bench/flash-attn-kernels.sh)")
     ap.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
     ap.add_argument("--reps", type=int, default=50)
-    ap.add_argument("--cool", type=float, default=1.0,
-                    help="seconds the GPU idles before each timing, so "
-                         "that every timing starts from the same power "
-                         "state (bench/harness.py, COOL_S); 0 times back to "
-                         "back")
+    options.add_cool_argument(ap)
     ap.add_argument("--types", default="f16,bf16")
     ap.add_argument("--check-only", action="store_true",
                     help="correctness cases only, no timing")

@@ -56,6 +56,7 @@ except ImportError:  # the helpers above main() still load without them
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from report import markdown_table  # noqa: E402
+import options  # noqa: E402
 
 # (name, M, N, K): the paper's Table 2, then the ragged shapes.
 PAPER_SHAPES = [
@@ -322,12 +323,9 @@ def main():
                         help="directory searched for GEMM manifests")
     parser.add_argument("--tile-run", default="build/bin/tile-run")
     parser.add_argument("--reps", type=int, default=50)
-    parser.add_argument("--cool", type=float, default=1.0,
-                        help="seconds the GPU idles before each timing of "
-                             "Triton and cuBLAS, so that every timing starts "
-                             "from the same power state (bench/harness.py, "
-                             "COOL_S; tile-run's timings start after its own "
-                             "process start); 0 times back to back")
+    options.add_cool_argument(
+        parser, "each timing of Triton and cuBLAS",
+        " (tile-run's timings start after its own process start)")
     parser.add_argument("--shapes", default="all",
                         help="comma-separated names (M0..M7, R0..R3), "
                              "'paper', 'ragged' or 'all'")

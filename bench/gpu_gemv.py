@@ -69,6 +69,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from report import markdown_table  # noqa: E402
+import options  # noqa: E402
 
 # (name, N, K) of the TileLang paper's Appendix A, Table 2 (m = 1).
 GEMV_SHAPES = [("V0", 16384, 16384), ("V1", 43008, 14336),
@@ -500,11 +501,7 @@ def main():
                         help="libtile_runtime.so (runtime/build-standalone.sh"
                              " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
     parser.add_argument("--reps", type=int, default=100)
-    parser.add_argument("--cool", type=float, default=1.0,
-                        help="part (d): seconds the GPU idles before each "
-                             "timing, so that every timing starts from the "
-                             "same power state (bench/harness.py, COOL_S); "
-                             "0 times back to back")
+    options.add_cool_argument(parser, "each timing of part (d)")
     parser.add_argument("--copy-mib", type=int, default=1024,
                         help="size of the copy that measures the bandwidth")
     parser.add_argument("--part", choices=("all", "a", "b", "c", "d"),

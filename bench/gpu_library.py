@@ -54,6 +54,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from report import geomean, markdown_table  # noqa: E402
+import options  # noqa: E402
 
 # (name, N, K) of the TileLang paper's Appendix A, Table 2.
 DECODE_NK = [("V0", 16384, 16384), ("V1", 43008, 14336),
@@ -372,11 +373,7 @@ def main():
                              " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
     parser.add_argument("--tile-run", default="/tmp/rt/bin/tile-run")
     parser.add_argument("--reps", type=int, default=100)
-    parser.add_argument("--cool", type=float, default=1.0,
-                        help="seconds the GPU idles before each timing, so "
-                             "that every timing starts from the same power "
-                             "state (bench/harness.py, COOL_S); 0 times back"
-                             " to back")
+    options.add_cool_argument(parser)
     parser.add_argument("--launches", type=int, default=2000,
                         help="back-to-back launches per overhead sample")
     parser.add_argument("--part", choices=("all", "a", "b", "c"),

@@ -59,6 +59,7 @@ import math
 import os
 import subprocess
 import sys
+import options
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -455,11 +456,9 @@ def main():
                    help="write every variant's rate on every shape to this "
                         "JSON file (for the rules step) instead of the table")
     r.add_argument("--reps", type=int, default=20)
-    r.add_argument("--cool", type=float, default=1.0,
-                   help="seconds the GPU idles before each timing, so that "
-                        "every variant and cuBLAS start from the same power "
-                        "state (bench/harness.py, COOL_S); 0 times back to "
-                        "back, faster but biased to whichever runs first")
+    options.add_cool_argument(
+        r, "each timing of a variant or of cuBLAS",
+        ", faster but biased to whichever runs first")
     r.add_argument("--table", default="kernels/gemm_tuned.txt")
     r.add_argument("--chip", default="sm_90a",
                    help="the chip the variants were compiled for (the "
