@@ -13,55 +13,11 @@ Prints the variant the runtime chose and the verdict; exits 1 on any
 mismatch. Needs a GPU; no torch.
 """
 
-import ctypes
 import random
-import struct
 import sys
 
 import tile
-from tile import _runtime
-
-L = _runtime.lib()
-u64 = ctypes.c_uint64
-L.tileRtMalloc.argtypes = [ctypes.c_size_t, ctypes.POINTER(u64)]
-L.tileRtMemcpyHtoD.argtypes = [u64, ctypes.c_void_p, ctypes.c_size_t]
-L.tileRtMemcpyDtoH.argtypes = [ctypes.c_void_p, u64, ctypes.c_size_t]
-L.tileRtMemset8.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
-L.tileRtFree.argtypes = [u64]
-
-
-def check(status):
-    if status != 0:
-        raise SystemExit("runtime: " + _runtime.error_string())
-
-
-class DeviceF16(object):
-    """A row-major f16 matrix in device memory."""
-
-    def __init__(self, rows, cols):
-        self.rows, self.cols = rows, cols
-        self.bytes = max(2, 2 * rows * cols)
-        self.ptr = u64()
-        check(L.tileRtMalloc(self.bytes, ctypes.byref(self.ptr)))
-        self.__cuda_array_interface__ = {
-            "shape": (rows, cols), "typestr": "<f2",
-            "data": (self.ptr.value, False), "version": 3, "strides": None,
-            "stream": None}
-
-    def upload(self, values):
-        buf = struct.pack("<%de" % len(values), *values)
-        check(L.tileRtMemcpyHtoD(self.ptr.value, buf, len(buf)))
-
-    def download(self):
-        buf = ctypes.create_string_buffer(self.bytes)
-        check(L.tileRtMemcpyDtoH(buf, self.ptr.value, self.bytes))
-        return struct.unpack_from("<%de" % (self.rows * self.cols), buf.raw)
-
-    def poison(self):
-        check(L.tileRtMemset8(self.ptr.value, 0xff, self.bytes))
-
-    def free(self):
-        L.tileRtFree(self.ptr.value)
+from device_matrix import DeviceMatrix
 
 
 def main():
@@ -69,19 +25,22 @@ def main():
     tn = sys.argv[2:] == ["--tn"]
     rng = random.Random(11)
     failed = 0
-    # One shape per rule of kernels/gemm_tuned.txt: decode-sized M, K-heavy,
-    # skinny N, small M, mid M with K = 77 (rows TMA cannot address: the
-    # fallback), large M.
-    shapes = [(16, 72, 64), (65, 8, 16384), (500, 40, 24),
-              (100, 264, 64), (300, 264, 77), (1100, 264, 24)]
+    # One shape per build of the sm_90a NN f16 rules of
+    # kernels/gemm_tuned.txt: decode-sized M (v0), M up to 64 (v1), M up to
+    # 1024 with N up to 2048 (v2; K-heavy, and K = 77 whose rows TMA cannot
+    # address: the fallback), M up to 256 with wider N (v3), M up to 1024
+    # with wider N (v4), large M with skinny N (v5), the rest (v6).
+    shapes = [(16, 72, 64), (40, 72, 64), (65, 8, 16384), (500, 40, 24),
+              (300, 264, 77), (65, 2056, 24), (257, 2056, 24),
+              (1100, 200, 24), (1100, 264, 24)]
     if tn:
         # One row: gemm_nn on A (K x 1) read as 1 x K, through TMA, or its
         # fallback where 1 x 77 rows are not 16-byte multiples; four rows:
         # the TN build's fallback (8-byte rows of A); then decode-sized M.
         shapes = [(1, 72, 64), (1, 72, 77), (4, 72, 64), (16, 72, 64)]
     for m, n, k in shapes:
-        a = DeviceF16(k, m) if tn else DeviceF16(m, k)
-        b, c = DeviceF16(k, n), DeviceF16(m, n)
+        a = DeviceMatrix(k, m) if tn else DeviceMatrix(m, k)
+        b, c = DeviceMatrix(k, n), DeviceMatrix(m, n)
         av = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(m * k)]
         bv = [rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(k * n)]
         a.upload(av)

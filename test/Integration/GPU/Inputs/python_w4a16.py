@@ -17,66 +17,22 @@ Prints the variant the runtime chose and the verdict; exits 1 on any
 mismatch. Needs a GPU; no torch.
 """
 
-import ctypes
 import math
 import random
-import struct
 import sys
 
 import tile
 import w4pack
-from tile import _runtime
+from device_matrix import DeviceMatrix
 
-L = _runtime.lib()
-u64 = ctypes.c_uint64
-L.tileRtMalloc.argtypes = [ctypes.c_size_t, ctypes.POINTER(u64)]
-L.tileRtMemcpyHtoD.argtypes = [u64, ctypes.c_void_p, ctypes.c_size_t]
-L.tileRtMemcpyDtoH.argtypes = [ctypes.c_void_p, u64, ctypes.c_size_t]
-L.tileRtMemset8.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
-L.tileRtFree.argtypes = [u64]
 G = 128
-
-
-def check(status):
-    if status != 0:
-        raise SystemExit("runtime: " + _runtime.error_string())
-
-
-class Device(object):
-    """A row-major matrix of f16 ('e') or int32 ('i') in device memory."""
-
-    def __init__(self, rows, cols, fmt):
-        self.rows, self.cols, self.fmt = rows, cols, fmt
-        size = 2 if fmt == "e" else 4
-        self.bytes = max(size, size * rows * cols)
-        self.ptr = u64()
-        check(L.tileRtMalloc(self.bytes, ctypes.byref(self.ptr)))
-        self.__cuda_array_interface__ = {
-            "shape": (rows, cols), "typestr": "<f2" if fmt == "e" else "<i4",
-            "data": (self.ptr.value, False), "version": 3, "strides": None,
-            "stream": None}
-
-    def upload(self, values):
-        buf = struct.pack("<%d%s" % (len(values), self.fmt), *values)
-        check(L.tileRtMemcpyHtoD(self.ptr.value, buf, len(buf)))
-
-    def download(self):
-        buf = ctypes.create_string_buffer(self.bytes)
-        check(L.tileRtMemcpyDtoH(buf, self.ptr.value, self.bytes))
-        return struct.unpack_from("<%d%s" % (self.rows * self.cols, self.fmt),
-                                  buf.raw)
-
-    def poison(self):
-        check(L.tileRtMemset8(self.ptr.value, 0xff, self.bytes))
-
-    def free(self):
-        L.tileRtFree(self.ptr.value)
 
 
 def run(kernel, m, n, k, symmetric, rng):
     groups = (k + G - 1) // G
-    x, p = Device(m, k, "e"), Device(n, (k + 7) // 8, "i")
-    s, z, y = Device(n, groups, "e"), Device(n, groups, "e"), Device(m, n, "e")
+    x, p = DeviceMatrix(m, k), DeviceMatrix(n, (k + 7) // 8, "i")
+    s, z = DeviceMatrix(n, groups), DeviceMatrix(n, groups)
+    y = DeviceMatrix(m, n)
     x.upload([rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(m * k)])
     q = [rng.randrange(16) for _ in range(n * k)]
     p.upload([w for row in w4pack.pack_rows(q[r * k:(r + 1) * k]
