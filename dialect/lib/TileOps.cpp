@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -398,6 +399,11 @@ static constexpr int64_t kMaxPersistentChunk = (int64_t{1} << 31) - 1;
 LogicalResult KernelOp::verify() {
   if ((*this)->getParentOfType<KernelOp>())
     return emitOpError("cannot be nested in another 'tile.kernel'");
+  // The host code that launches the kernel is the body of a function; at
+  // the top of a module there is nothing to launch it from.
+  if (!(*this)->getParentOfType<FunctionOpInterface>())
+    return emitOpError("expected to be nested in a function, which launches "
+                       "it");
   size_t rank = getGrid().size();
   if (rank < 1 || rank > 3)
     return emitOpError() << "expected a grid of 1 to 3 dimensions, got "

@@ -167,6 +167,13 @@ func.func @kernel_nested(%n: index) {
 
 // -----
 
+%n = arith.constant 1 : index
+// expected-error @+1 {{'tile.kernel' op expected to be nested in a function, which launches it}}
+tile.kernel blocks(%x) in (%n) threads(32) {
+}
+
+// -----
+
 func.func @kernel_grid_rank(%n: index) {
   // expected-error @+1 {{'tile.kernel' op expected a grid of 1 to 3 dimensions, got 4}}
   tile.kernel blocks(%a, %b, %c, %d) in (%n, %n, %n, %n) threads(128) {

@@ -34,7 +34,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     whose extents are SSA `index` values (so grids may depend on dynamic
     shapes). The entry block arguments are the block indices, in the order of
     the extents (x first). `threads` is the number of threads per block (at
-    most 1024). Extents that are constants must be launchable: x in
+    most 1024). The kernel sits in a function, whose body is the host code
+    that launches it, and not in another kernel. Extents that are constants must be launchable: x in
     [1, 2^31 - 1], y and z in [1, 65535].
 
     Optional clauses:
