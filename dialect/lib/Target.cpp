@@ -75,8 +75,8 @@ static constexpr MmaEntry kWgmma[] = {
 };
 
 // AMD: the MFMA instructions of the AMD Instinct CDNA3 (gfx942) and CDNA2
-// (gfx90a) ISA reference guides, larger blocks first. Data only: the AMD
-// gemm lowering does not exist yet.
+// (gfx90a) ISA reference guides, larger blocks first; tile.gemm lowers to
+// the one it records (passes/lib/Target/AMD/Mfma.cpp).
 static constexpr MmaEntry kMfmaCdna3[] = {
     {MmaFamily::mfma, 32, 32, 8, Elt::f16, Elt::f16, Elt::f32},
     {MmaFamily::mfma, 16, 16, 16, Elt::f16, Elt::f16, Elt::f32},
