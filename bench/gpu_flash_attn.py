@@ -38,16 +38,11 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from report import geomean  # noqa: E402
 import options  # noqa: E402
+import shapes  # noqa: E402
 
 # The paper's Table 3 (FA0-FA4) and two larger shapes:
 # (name, batch, heads, seq_q, seq_kv, dim, causal).
-PAPER = [("FA0", 1, 32, 512, 512, 128, True),
-         ("FA1", 1, 32, 512, 512, 128, False),
-         ("FA2", 1, 32, 1024, 1024, 128, True),
-         ("FA3", 1, 32, 1024, 1024, 128, False),
-         ("FA4", 1, 32, 4096, 4096, 128, True),
-         ("FA5", 8, 32, 4096, 4096, 128, False),
-         ("FA6", 8, 32, 2048, 2048, 128, True)]
+PAPER = shapes.FLASH
 
 # Head dim 256 (no paper shape): long sequences, causal and not.
 DIM256 = [("H0", 1, 16, 4096, 4096, 256, False),

@@ -57,18 +57,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from report import markdown_table  # noqa: E402
 import options  # noqa: E402
+import shapes  # noqa: E402
 
 # (name, M, N, K): the paper's Table 2, then the ragged shapes.
-PAPER_SHAPES = [
-    ("M0", 4096, 1024, 8192),
-    ("M1", 4096, 8192, 8192),
-    ("M2", 4096, 28672, 8192),
-    ("M3", 4096, 8192, 28672),
-    ("M4", 8192, 1024, 8192),
-    ("M5", 8192, 8192, 8192),
-    ("M6", 8192, 28672, 8192),
-    ("M7", 8192, 8192, 28672),
-]
+PAPER_SHAPES = shapes.GEMM
 RAGGED_SHAPES = [
     ("R0", 1000, 1000, 1000),
     ("R1", 4095, 513, 77),

@@ -70,15 +70,13 @@ sys.path.insert(0, HERE)
 
 from report import markdown_table  # noqa: E402
 import options  # noqa: E402
+import shapes  # noqa: E402
 
 # (name, N, K) of the TileLang paper's Appendix A, Table 2 (m = 1).
-GEMV_SHAPES = [("V0", 16384, 16384), ("V1", 43008, 14336),
-               ("V2", 14336, 14336), ("V3", 57344, 14336),
-               ("V4", 14336, 57344), ("V5", 9216, 9216),
-               ("V6", 36864, 9216), ("V7", 9216, 36864)]
+GEMV_SHAPES = shapes.GEMV
 RAGGED = [("ragged", 4097, 1000), ("ragged", 77, 4096), ("ragged", 1, 1)]
-# (name, M, N, K) of Table 1 for the W4A16 GEMM.
-GEMM_SHAPES = [("M1", 4096, 8192, 8192), ("M5", 8192, 8192, 8192)]
+# (name, M, N, K) of Table 2 for the W4A16 GEMM.
+GEMM_SHAPES = shapes.named(shapes.GEMM, "M1", "M5")
 GEMV_CONFIGS = [("gemv-f16", "f16", 1), ("gemv-bf16", "bf16", 1),
                 ("gemv-f16-m4", "f16", 4)]
 W4_GROUPS = (32, 64, 128)

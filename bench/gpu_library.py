@@ -55,16 +55,12 @@ sys.path.insert(0, HERE)
 
 from report import geomean, markdown_table  # noqa: E402
 import options  # noqa: E402
+import shapes  # noqa: E402
 
-# (name, N, K) of the TileLang paper's Appendix A, Table 2.
-DECODE_NK = [("V0", 16384, 16384), ("V1", 43008, 14336),
-             ("V2", 14336, 14336), ("V3", 57344, 14336),
-             ("V4", 14336, 57344), ("V5", 9216, 9216),
-             ("V6", 36864, 9216), ("V7", 9216, 36864)]
-PAPER = [("M0", 4096, 1024, 8192), ("M1", 4096, 8192, 8192),
-         ("M2", 4096, 28672, 8192), ("M3", 4096, 8192, 28672),
-         ("M4", 8192, 1024, 8192), ("M5", 8192, 8192, 8192),
-         ("M6", 8192, 28672, 8192), ("M7", 8192, 8192, 28672)]
+# (name, N, K) and (name, M, N, K) of the TileLang paper's Appendix A,
+# Table 2.
+DECODE_NK = shapes.GEMV
+PAPER = shapes.GEMM
 DECODE_M = (1, 16, 64)
 PREFILL_M = (256, 1024, 4096, 8192)
 LAYOUTS = ("nn", "nt", "tn")

@@ -39,13 +39,12 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-GEMM = [("M0", 4096, 1024, 8192), ("M1", 4096, 8192, 8192),
-        ("M2", 4096, 28672, 8192), ("M3", 4096, 8192, 28672),
-        ("M4", 8192, 1024, 8192), ("M5", 8192, 8192, 8192),
-        ("M6", 8192, 28672, 8192), ("M7", 8192, 8192, 28672)]
-W4 = [("M1", 4096, 8192, 8192), ("M5", 8192, 8192, 8192)]
-# (name, batch, heads, seq, dim, causal)
-FA = [("FA5", 8, 32, 4096, 128, False), ("FA6", 8, 32, 2048, 128, True)]
+import shapes  # noqa: E402
+
+GEMM = shapes.GEMM
+W4 = shapes.named(shapes.GEMM, "M1", "M5")
+# (name, batch, heads, seq_q, seq_kv, dim, causal)
+FA = shapes.named(shapes.FLASH, "FA5", "FA6")
 
 
 def parse_samples(text, skip=20):
@@ -132,7 +131,7 @@ def manifests(args):
             paths.append(os.path.join(args.w4, "gemm_w4a16-f16-g128",
                                       kernel + "_kernel.manifest"))
     if args.fa:
-        for name, _, _, _, d, causal in FA:
+        for name, _, _, _, _, d, causal in FA:
             paths.append(os.path.join(
                 args.fa, f"f16-d{d}-{'causal' if causal else 'full'}",
                 "flash_attn_kernel.manifest"))
@@ -246,14 +245,15 @@ def main():
                 del x, packed, s, z, wdq, y, ref
                 torch.cuda.empty_cache()
     if args.fa:
-        for name, b, h, sq, d, causal in FA:
+        for name, b, h, sq, skv, d, causal in FA:
             if only and name not in only:
                 continue
             kern = tile.load(os.path.join(
                 args.fa, f"f16-d{d}-{'causal' if causal else 'full'}",
                 "flash_attn_kernel.manifest"))
-            q, k, v = (nonzero_rand(b, h, sq, d, dtype=torch.float16,
-                                    generator=gen) for _ in range(3))
+            q = nonzero_rand(b, h, sq, d, dtype=torch.float16, generator=gen)
+            k, v = (nonzero_rand(b, h, skv, d, dtype=torch.float16,
+                                 generator=gen) for _ in range(2))
             out = torch.empty_like(q)
             lse = torch.empty(b, h, 0, device="cuda")
             scale = 1.0 / math.sqrt(d)
@@ -277,7 +277,7 @@ def main():
                 return ok, (f"{'ok' if ok else 'FAILED'} (heads 0-1: max abs "
                             f"err {err:.3g}, {worst:.2g} of the bound; no "
                             "NaN left)")
-            flop = 4.0 * b * h * sq * sq * d / (2 if causal else 1)
+            flop = 4.0 * b * h * sq * skv * d / (2 if causal else 1)
             measure("FlashAttention f16", name, flop,
                     lambda: kern(q, k, v, out, lse, scale), cudnn, check)
             del q, k, v, out
