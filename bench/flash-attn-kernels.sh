@@ -3,8 +3,8 @@
 # library FlashAttention (kernels/flash_attn.mlir) for CHIP (default
 # sm_90a) in every variant bench/gpu_flash_attn.py runs: f16 and bf16, head
 # dim 64, 128 and 256 (64 and 128 on AMD chips), causal and not, one
-# directory each (OUT/T-dD-causal, OUT/T-dD-full), with --fast-math (exp2
-# as one ex2.approx.ftz). Extra options (-D NAME=VALUE,
+# directory each (OUT/T-dD-causal, OUT/T-dD-full), with the file's options
+# (fast-math among them: exp2 as one ex2.approx.ftz). Extra options (-D NAME=VALUE,
 # --no-warp-specialize, ...) go to every variant; TYPES and DIMS
 # (space-separated) narrow the set.
 set -euo pipefail
@@ -25,7 +25,7 @@ for t in ${TYPES:-f16 bf16}; do
     for causal in true false; do
       name=$t-d$d-$([ $causal = true ] && echo causal || echo full)
       "$BUILD/bin/tile-compile" kernels/flash_attn.mlir -o "$OUT/$name" \
-        --chip "$CHIP" --fast-math -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
+        --chip "$CHIP" -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
         > "$OUT.$name.log" 2>&1 || { cat "$OUT.$name.log"; exit 1; }
       n=$((n + 1))
     done

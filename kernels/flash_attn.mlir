@@ -56,6 +56,10 @@
 // On sm_90a the kernel is built with 32-bit indices (the tile.options
 // line): Q, K, O and LSE must each have fewer than 2^31 elements, which
 // the runtime checks at launch; a build with --index-bitwidth 64 lifts it.
+// Every chip builds it with fast-math (the tile.options lines): each exp2
+// is one ex2.approx.ftz.f32 (one v_exp_f32 on AMD chips), where keeping f32
+// subnormals costs three more instructions per probability, which a
+// softmax never needs; --fast-math=false keeps them.
 // The softmax scale is the runtime f32 argument `scale` (1/sqrt(D) for
 // torch's default).
 //
@@ -75,7 +79,10 @@
 // tile.params(sm_90a CAUSAL=true): PANEL=8
 // tile.params(sm_90a D=128): PERSISTENT=true
 // tile.params(CAUSAL=true PERSISTENT=true): PANEL=1 CHUNK=2
-// tile.options(sm_90a): persistent=${PERSISTENT} index-bitwidth=32
+// tile.options(sm_90a): persistent=${PERSISTENT} index-bitwidth=32 fast-math=true
+// tile.options(sm_80): fast-math=true
+// tile.options(gfx942): fast-math=true
+// tile.options(gfx90a): fast-math=true
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1 PANEL=1
 // tile.params: PERSISTENT=false CHUNK=1
