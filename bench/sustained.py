@@ -150,6 +150,9 @@ def main():
     ap.add_argument("--shapes", default="",
                     help="only these shape names (comma-separated)")
     args = ap.parse_args()
+    if not args.secs > 1.0:
+        ap.error(f"--secs: expected more than the first second, which is "
+                 f"left out, got {args.secs:g}")
     try:
         only = shape_filter(args.shapes)
     except ValueError as e:

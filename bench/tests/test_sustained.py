@@ -1,8 +1,10 @@
 """Tests of bench/sustained.py's host-side pieces: the summary of
 nvidia-smi's samples and the --shapes filter. No GPU or torch needed."""
 
+import contextlib
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -40,6 +42,23 @@ class ShapeFilterTest(unittest.TestCase):
     def test_unknown_name(self):
         with self.assertRaisesRegex(ValueError, "unknown shape V5"):
             sustained.shape_filter("M1,V5")
+
+
+class ArgumentsTest(unittest.TestCase):
+    def test_secs_must_outlast_the_second_left_out(self):
+        # Rejected before any GPU work: 1 s would leave no sample to time.
+        argv = sys.argv
+        with tempfile.TemporaryDirectory() as folder:
+            open(os.path.join(folder, "gemm_nn_kernel.manifest"), "w").close()
+            sys.argv = ["sustained.py", "--gemm", folder, "--secs", "1"]
+            try:
+                with self.assertRaises(SystemExit) as exit_:
+                    with open(os.devnull, "w") as null, \
+                            contextlib.redirect_stderr(null):
+                        sustained.main()
+            finally:
+                sys.argv = argv
+        self.assertEqual(exit_.exception.code, 2)
 
 
 if __name__ == "__main__":
