@@ -48,9 +48,12 @@ if os.path.exists(tile_run):
 import shutil
 ptxas_dirs = [os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
               "/usr/local/cuda/bin"]
-if any(os.access(os.path.join(d, "ptxas"), os.X_OK) for d in ptxas_dirs) \
-        or shutil.which("ptxas"):
+ptxas = next((os.path.join(d, "ptxas") for d in ptxas_dirs
+              if os.access(os.path.join(d, "ptxas"), os.X_OK)),
+             shutil.which("ptxas"))
+if ptxas:
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
 
 # hsaco: the toolkit directory the build assembled for AMD chips links
 # code objects (ld.lld), so tile-compile --chip gfx942 writes HSACO; with

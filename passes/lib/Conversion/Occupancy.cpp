@@ -4,7 +4,11 @@
 // __launch_bounds__ minimum): each kernel of a GPU module asks the backend
 // to fit that many of its blocks on one multiprocessor (compute unit) at
 // once, which caps the registers per thread. Memory-bound kernels trade
-// registers for more warps with loads in flight.
+// registers for more warps with loads in flight. A warp-specialized kernel
+// that moves registers between its warpgroups (setmaxnreg) counts on one
+// block per multiprocessor: it gets that minimum by default, since ptxas
+// ignores setmaxnreg (and spills) where it cannot tell a kernel's
+// registers at entry, and more than one block is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,12 +83,25 @@ struct TileOccupancyPass
                          << blocks;
       return signalPassFailure();
     }
-    if (blocks == 0)
-      return;
     bool amd = tile::isAMDModule(module);
-    for (auto func : module.getOps<gpu::GPUFuncOp>())
-      if (func.isKernel() && failed(setOccupancy(func, blocks, amd)))
+    for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+      if (!func.isKernel())
+        continue;
+      bool movesRegisters = false;
+      func.walk([&](NVVM::SetMaxRegisterOp) { movesRegisters = true; });
+      if (movesRegisters && blocks > 1) {
+        func.emitError() << "min-blocks-per-sm " << blocks << " of @"
+                         << func.getName()
+                         << ", whose warpgroups share the registers of one "
+                            "block per multiprocessor (setmaxnreg); expected "
+                            "0 or 1 (or a kernel without warp "
+                            "specialization)";
         return signalPassFailure();
+      }
+      int64_t want = blocks == 0 && movesRegisters ? 1 : blocks;
+      if (want != 0 && failed(setOccupancy(func, want, amd)))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

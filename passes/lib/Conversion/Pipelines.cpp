@@ -69,11 +69,9 @@ static bool isPlainOption(StringRef text, StringRef extra = "") {
 }
 
 /// The tile-occupancy step of a kernel module's pipeline for
-/// `minBlocksPerSM` (empty when 0, so that the default pipeline is
-/// unchanged).
+/// `minBlocksPerSM` (with 0 it only marks kernels that move registers
+/// between warpgroups).
 static std::string occupancyPass(int minBlocksPerSM) {
-  if (minBlocksPerSM == 0)
-    return "";
   return "tile-occupancy{min-blocks-per-sm=" + std::to_string(minBlocksPerSM) +
          "},";
 }

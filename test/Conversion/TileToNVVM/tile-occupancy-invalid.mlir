@@ -24,3 +24,17 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Warpgroups that share one block's registers (setmaxnreg) cannot fit two
+// blocks.
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+    // expected-error @below {{min-blocks-per-sm 4 of @k, whose warpgroups share the registers of one block per multiprocessor (setmaxnreg); expected 0 or 1 (or a kernel without warp specialization)}}
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+      nvvm.setmaxregister increase 232
+      gpu.return
+    }
+  }
+}

@@ -239,8 +239,13 @@ def TileOccupancy : Pass<"tile-occupancy", "::mlir::gpu::GPUModuleOp"> {
     and `tile-to-rocdl` run it with their `min-blocks-per-sm` option
     (`tile-compile --min-blocks-per-sm`, or the kernel file's
     `// tile.options(CHIP): min-blocks-per-sm=N`); 0, the default, changes
-    nothing. A kernel without a known block size, or N blocks of more
-    threads than a multiprocessor holds (2048), is an error.
+    nothing, except for kernels that move registers between warpgroups
+    (`nvvm.setmaxregister`, warp-specialized kernels on sm_90a): their
+    counts assume one block per multiprocessor, so they get
+    `nvvm.minctasm = 1` (without it ptxas cannot tell their registers at
+    entry, ignores setmaxnreg and spills), and N > 1 is an error for them.
+    A kernel without a known block size, or N blocks of more threads than a
+    multiprocessor holds (2048), is an error.
 
     Before (`min-blocks-per-sm=4`):
 
