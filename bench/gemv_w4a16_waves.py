@@ -25,6 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 
+import options  # noqa: E402
+
 ROWS = [4224, 6336, 8448, 8704, 9216, 9728, 10560, 12672, 14336, 16896]
 DEPTHS = [9216, 16384]
 
@@ -32,7 +34,7 @@ DEPTHS = [9216, 16384]
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+")
-    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
+    options.add_runtime_argument(parser)
     parser.add_argument("--reps", type=int, default=100)
     args = parser.parse_args()
     os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)

@@ -17,5 +17,5 @@ K=${1:-build/kernels/gemm}
 shift || true
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 sh runtime/build-standalone.sh /tmp/rt > $OUT/build.log 2>&1 || { cat $OUT/build.log; exit 1; }
-python3 bench/gpu_gemm.py --kernels "$K" --tile-run /tmp/rt/bin/tile-run "$@" | tee $OUT/gemm.md
+python3 bench/gpu_gemm.py --kernels "$K" --runtime /tmp/rt/lib/libtile_runtime.so "$@" | tee $OUT/gemm.md
 exit ${PIPESTATUS[0]}

@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--kernels", required=True,
                     help="directory of variant directories "
                          "(bench/flash-attn-kernels.sh)")
-    ap.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
+    options.add_runtime_argument(ap)
     ap.add_argument("--reps", type=int, default=50)
     options.add_cool_argument(ap)
     ap.add_argument("--types", default="f16,bf16")

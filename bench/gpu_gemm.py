@@ -2,7 +2,8 @@
 by tile-compile) on the GPU, next to cuBLAS (torch.matmul) and an autotuned
 Triton matmul run in the same process.
 
-    python3 bench/gpu_gemm.py --kernels KERNELS_DIR --tile-run /tmp/rt/bin/tile-run
+    python3 bench/gpu_gemm.py --kernels KERNELS_DIR \
+        --runtime /tmp/rt/lib/libtile_runtime.so
 
 KERNELS_DIR is searched recursively for launch manifests of gemm_nn_kernel,
 gemm_nt_kernel and gemm_tn_kernel; each one found is a variant, described by
@@ -23,18 +24,20 @@ so a cluster of two blocks along M has one past the last row).
 
 For each variant and shape:
   (a) correctness: inputs are fresh random tensors with no zeros (floats in
-      [-1, 1), int8 in [-8, 8)), the output is poisoned, and tile-run checks
-      it against torch.matmul of the inputs in a wider type (f32 for f16 and
+      [-1, 1), int8 in [-8, 8)), the output is poisoned, the kernel runs
+      through the Python package (python/tile, on torch's stream, in this
+      process), and its output is checked against torch.matmul of the
+      inputs in a wider type (f32 for f16 and
       bf16 without TF32; f64 for int8, exact), rounded to the output type.
       Float outputs pass when |out - ref| <= atol + rtol * |ref| with rtol a
       few units in the last place of the output type and atol growing with
       sqrt(K), the size of a dot product of K random terms and of the error
       of accumulating it in another order; int8 must be exact. The Triton
       result is checked the same way.
-  (b) speed: the tile kernel (tile-run --time, median of --reps launches),
-      cuBLAS (torch.matmul; torch._int_mm for int8, where its shape rules
-      allow) and Triton (CUDA events, median of --reps calls), as TFLOP/s
-      (TOP/s for int8) with the ratio tile / cuBLAS.
+  (b) speed: the tile kernel, cuBLAS (torch.matmul; torch._int_mm for
+      int8, where its shape rules allow) and Triton, each the median of
+      --reps calls between CUDA events after the GPU idled --cool seconds,
+      as TFLOP/s (TOP/s for int8) with the ratio tile / cuBLAS.
 
 Prints a Markdown report with the device name and exits non-zero if any
 check failed or any kernel did not run.
@@ -53,7 +56,9 @@ try:
 except ImportError:  # the helpers above main() still load without them
     torch = triton = tl = None
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 
 from report import markdown_table  # noqa: E402
 import options  # noqa: E402
@@ -313,11 +318,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kernels", default="build/kernels",
                         help="directory searched for GEMM manifests")
-    parser.add_argument("--tile-run", default="build/bin/tile-run")
+    options.add_runtime_argument(parser)
     parser.add_argument("--reps", type=int, default=50)
-    options.add_cool_argument(
-        parser, "each timing of Triton and cuBLAS",
-        " (tile-run's timings start after its own process start)")
+    options.add_cool_argument(parser)
     parser.add_argument("--shapes", default="all",
                         help="comma-separated names (M0..M7, R0..R3), "
                              "'paper', 'ragged' or 'all'")
@@ -335,8 +338,10 @@ def main():
     if torch is None:
         print("gpu_gemm.py: needs torch and triton", file=sys.stderr)
         return 2
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    import tile
     import harness
-    from harness import compare, run_tile, time_torch
+    from harness import check_launch, check_text, compare, poison, time_torch
 
     harness.COOL_S = args.cool
 
@@ -384,6 +389,7 @@ def main():
     failed = 0
     checks, times = [], []
     for variant in variants:
+        kernel = tile.load(variant.manifest) if variant.manifest else None
         for name, m, n, k in shapes:
             a, b, av, bv, ref = make_operands(variant, m, n, k, gen)
             rtol, atol = tolerance(variant.ot, k, variant.ct, variant.at)
@@ -392,34 +398,24 @@ def main():
             label = [variant.name(args.kernels), variant.layout.upper(),
                      variant.types(), f"{name} {m}x{n}x{k}"]
             tile_ms, tile_status = None, "-"
-            if variant.manifest:
-                reps, warmup = (1, 0) if args.check_only else (args.reps, 5)
-                r = run_tile(args.tile_run, variant.manifest,
-                             {"arg0": a, "arg1": b}, {"arg2": out},
-                             {"arg2": ref}, reps=reps, warmup=warmup,
-                             rtol=rtol, atol=atol)
-                lines = r["output"].splitlines() or ["no output"]
-                found = [l.split(": ", 1)[1] for l in lines
-                         if l.startswith("check ") and ": " in l]
-                # The tolerances have their own column.
-                tile_status = re.sub(r" \(rtol [^)]*\)", "", found[0]) \
-                    if found else "FAILED: " + lines[-1]
-                if not r["ok"]:
+            if kernel is not None:
+                ok, tile_status = check_launch(kernel, [a, b, out], {2: ref},
+                                               outputs=[2], rtol=rtol,
+                                               atol=atol)
+                if not ok:
                     failed += 1
-                    print(f"== {variant.manifest} {name}\n{r['output']}",
+                    print(f"== {variant.manifest} {name}: {tile_status}",
                           file=sys.stderr)
                 elif not args.check_only:
-                    tile_ms = r["median_ms"]
+                    tile_ms, _ = time_torch(lambda: kernel(a, b, out),
+                                            reps=args.reps)
             tri_ms, tri_status = None, "-"
             if not args.no_triton and not variant.at.startswith("f8"):
                 triton_matmul(av, bv, out)  # autotunes on the first call
-                out.fill_(float("nan") if out.is_floating_point()
-                          else -2 ** 31)
+                poison(out)
                 triton_matmul(av, bv, out)
                 ok, max_abs, max_rel, worst = compare(out, ref, rtol, atol)
-                tri_status = f"{'ok' if ok else 'FAILED'}, max abs err " \
-                             f"{max_abs:.3g}, max rel err {max_rel:.3g}, " \
-                             f"worst {worst:.2g} of the bound"
+                tri_status = check_text(ok, max_abs, max_rel, worst)
                 if not ok:
                     failed += 1
                 elif not args.check_only:

@@ -495,9 +495,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kernels", default="",
                         help="what bench/build_gemv_kernels.sh wrote")
-    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so",
-                        help="libtile_runtime.so (runtime/build-standalone.sh"
-                             " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
+    options.add_runtime_argument(parser)
     parser.add_argument("--reps", type=int, default=100)
     options.add_cool_argument(parser, "each timing of part (d)")
     parser.add_argument("--copy-mib", type=int, default=1024,

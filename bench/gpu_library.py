@@ -364,9 +364,7 @@ def main():
     parser.add_argument("--kernels", default="",
                         help="directory with default/ and dispatch/ (see "
                              "above)")
-    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so",
-                        help="libtile_runtime.so (runtime/build-standalone.sh"
-                             " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
+    options.add_runtime_argument(parser)
     parser.add_argument("--tile-run", default="/tmp/rt/bin/tile-run")
     parser.add_argument("--reps", type=int, default=100)
     options.add_cool_argument(parser)

@@ -2,7 +2,11 @@
 on the GPU against PyTorch: correctness on ragged shapes with poisoned
 outputs, then bandwidth side by side with torch in the same process.
 
-    python3 bench/gpu_simt.py --kernels build/kernels --tile-run build/bin/tile-run
+    python3 bench/gpu_simt.py --kernels build/kernels \
+        --runtime /tmp/rt/lib/libtile_runtime.so
+
+Each kernel runs through the Python package (python/tile) on torch tensors,
+on torch's stream, in this process.
 
 Prints a Markdown report (the tables of bench/RESULTS.md) and exits
 non-zero if any check failed.
@@ -12,16 +16,22 @@ import argparse
 import os
 import sys
 
-import torch
+try:
+    import torch
+except ImportError:  # --help still works without it
+    torch = None
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import nonzero_rand, run_tile, time_torch  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+import options  # noqa: E402
 
 RAGGED = [(1000, 1000), (4097, 33), (1, 5)]
 
 
 def make_cases(gen):
     """(kernel, shape label, inputs, outputs, references, tolerances)."""
+    from harness import nonzero_rand
     cases = []
     for m, n in RAGGED:
         a = nonzero_rand(m, n, dtype=torch.float16, generator=gen)
@@ -64,12 +74,36 @@ def make_cases(gen):
     return cases
 
 
+def launch_args(ins, outs):
+    """The kernel's arguments in order (arg0, arg1, ...) from the inputs and
+    outputs by name, and the positions of the outputs."""
+    named = {**ins, **outs}
+    args = [named[f"arg{i}"] for i in range(len(named))]
+    return args, [int(name[3:]) for name in outs]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kernels", default="build/kernels")
-    parser.add_argument("--tile-run", default="build/bin/tile-run")
+    options.add_runtime_argument(parser)
     parser.add_argument("--reps", type=int, default=100)
     args = parser.parse_args()
+    if torch is None:
+        print("gpu_simt.py: needs torch", file=sys.stderr)
+        return 2
+    os.environ.setdefault("TILE_RUNTIME_LIB", args.runtime)
+    import tile
+    from harness import check_launch, nonzero_rand, time_torch
+
+    def run(kernel, ins, outs, refs, tol):
+        """(ok, text, loaded kernel, its arguments) of one checked launch."""
+        kern = tile.load(os.path.join(args.kernels,
+                                      kernel + "_kernel.manifest"))
+        launch, outputs = launch_args(ins, outs)
+        ok, text = check_launch(kern, launch,
+                                {int(n[3:]): r for n, r in refs.items()},
+                                outputs=outputs, **tol)
+        return ok, text, kern, launch
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234)
     device = torch.cuda.get_device_name()
@@ -80,16 +114,9 @@ def main():
     print("| kernel | shape | result |")
     print("|---|---|---|")
     for kernel, label, ins, outs, refs, tol in make_cases(gen):
-        manifest = os.path.join(args.kernels, kernel + "_kernel.manifest")
-        r = run_tile(args.tile_run, manifest, ins, outs, refs, reps=3,
-                     warmup=1, **tol)
-        status = "ok" if r["ok"] else "FAILED"
-        failed += not r["ok"]
-        detail = [l for l in r["output"].splitlines() if "check" in l or
-                  "error" in l]
-        print(f"| {kernel} | {label} | {status}: {'; '.join(detail)} |")
-        if not r["ok"]:
-            print(r["output"], file=sys.stderr)
+        ok, text, _, _ = run(kernel, ins, outs, refs, tol)
+        failed += not ok
+        print(f"| {kernel} | {label} | {text} |")
 
     print("\n### Bandwidth (bytes read + written once, median of "
           f"{args.reps} launches)\n")
@@ -106,19 +133,17 @@ def main():
 
     def report(kernel, label, ins, outs, refs, nbytes, torch_fn, tol):
         nonlocal failed
-        manifest = os.path.join(args.kernels, kernel + "_kernel.manifest")
-        r = run_tile(args.tile_run, manifest, ins, outs, refs,
-                     reps=args.reps, **tol)
-        failed += not r["ok"]
+        ok, text, kern, launch = run(kernel, ins, outs, refs, tol)
+        failed += not ok
         t_ms, _ = time_torch(torch_fn, reps=args.reps)
-        if r["median_ms"] is None:
-            print(f"| {kernel} | {label} | FAILED | {t_ms:.3f} ms | - |")
-            print(r["output"], file=sys.stderr)
+        if not ok:
+            print(f"| {kernel} | {label} | {text} | {t_ms:.3f} ms | - |")
             return
-        gbs = nbytes / r["median_ms"] / 1e6
-        print(f"| {kernel} | {label} | {r['median_ms']:.3f} ms, {gbs:.0f} GB/s"
-              f"{'' if r['ok'] else ' (check FAILED)'} | {t_ms:.3f} ms, "
-              f"{nbytes / t_ms / 1e6:.0f} GB/s | {100 * gbs / ceiling:.1f}% |")
+        ms, _ = time_torch(lambda: kern(*launch), reps=args.reps)
+        gbs = nbytes / ms / 1e6
+        print(f"| {kernel} | {label} | {ms:.3f} ms, {gbs:.0f} GB/s | "
+              f"{t_ms:.3f} ms, {nbytes / t_ms / 1e6:.0f} GB/s | "
+              f"{100 * gbs / ceiling:.1f}% |")
 
     # 1 GiB per operand: 16384 x 32768 f16.
     a = nonzero_rand(16384, 32768, dtype=torch.float16, generator=gen)

@@ -1,69 +1,62 @@
-"""Shared pieces of the benchmark scripts: run a compiled tile kernel with
-tile-run on files written from torch tensors, check it against a torch
-reference, and time torch baselines with CUDA events in the same process.
+"""Shared pieces of the benchmark scripts: launch a compiled tile kernel
+through the Python package (python/tile) on torch tensors and check it
+against a torch reference, and time it and the torch baselines with CUDA
+events in the same process.
 
-Inputs are fresh random tensors (never all zero); outputs are poisoned (NaN
-bytes) before the checked launch, so an element the kernel fails to write
-shows as a mismatch.
+Inputs are fresh random tensors (never all zero); outputs are poisoned (NaN,
+or the most negative integer) before the checked launch, so an element the
+kernel fails to write shows as a mismatch.
 """
 
-import os
-import re
 import statistics
-import subprocess
-import tempfile
 import time
 
 import torch
 
-DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
-          torch.float64: "f64", torch.int8: "i8", torch.int32: "i32",
-          torch.int64: "i64", torch.float8_e4m3fn: "f8E4M3FN",
-          torch.float8_e5m2: "f8E5M2"}
+# tile-run's default tolerances (rtol, atol) by output type, for checks that
+# name none; integers must match exactly.
+DEFAULT_TOLERANCE = {torch.float16: (1e-2, 1e-3), torch.bfloat16: (3e-2, 1e-2),
+                     torch.float32: (1e-5, 1e-6), torch.float64: (1e-12, 1e-14)}
 
 
-def dims(t):
-    return "x".join(str(d) for d in t.shape)
+def poison(t):
+    """Fills `t` with NaN, or with the most negative value of an integer
+    type."""
+    if t.is_floating_point():
+        t.fill_(float("nan"))
+    else:
+        t.fill_(torch.iinfo(t.dtype).min)
 
 
-def write(t, path):
-    t.detach().contiguous().cpu().view(torch.uint8).numpy().tofile(path)
+def check_text(ok, max_abs, max_rel, worst):
+    """One line on a check: its verdict and the largest errors."""
+    return (f"{'ok' if ok else 'FAILED'}, max abs err {max_abs:.3g}, max rel "
+            f"err {max_rel:.3g}, worst {worst:.2g} of the bound")
 
 
-def run_tile(tile_run, manifest, inputs, outputs, references, scalars=None,
-             reps=100, warmup=10, rtol=None, atol=None):
-    """Runs `manifest` with tile-run.
-
-    inputs: name -> tensor (written to a file and passed as file=...)
-    outputs: name -> tensor giving shape and dtype (poisoned before launch)
-    references: name -> tensor (the expected contents of each output)
-    Returns a dict with 'ok', 'median_ms', 'min_ms' and the tool's output.
-    """
-    with tempfile.TemporaryDirectory() as tmp:
-        cmd = [tile_run, manifest, "--time", "--reps", str(reps),
-               "--warmup", str(warmup)]
-        for name, t in inputs.items():
-            path = os.path.join(tmp, name + ".in")
-            write(t, path)
-            cmd += ["--arg", f"{name}={dims(t)}:{DTYPES[t.dtype]}:file={path}"]
-        for name, t in outputs.items():
-            cmd += ["--arg", f"{name}={dims(t)}:{DTYPES[t.dtype]}:poison"]
-        for name, t in references.items():
-            path = os.path.join(tmp, name + ".ref")
-            write(t, path)
-            cmd += ["--check", f"{name}={path}"]
-        for name, value in (scalars or {}).items():
-            cmd += ["--arg", f"{name}={value}"]
-        if rtol is not None:
-            cmd += ["--rtol", str(rtol)]
-        if atol is not None:
-            cmd += ["--atol", str(atol)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-    out = proc.stdout + proc.stderr
-    m = re.search(r"time: median ([0-9.]+) ms, min ([0-9.]+) ms", out)
-    return {"ok": proc.returncode == 0, "output": out,
-            "median_ms": float(m.group(1)) if m else None,
-            "min_ms": float(m.group(2)) if m else None}
+def check_launch(kernel, args, references, outputs=(), rtol=None, atol=None):
+    """Launches `kernel` (a tile.Kernel) on `args` once, with the tensors at
+    the positions `outputs` poisoned first, and compares the tensor at each
+    position of `references` with its reference (tolerances by type where
+    none are given). Returns (ok, text); a launch the package refuses is a
+    failure whose text is the error."""
+    import tile
+    for i in outputs:
+        poison(args[i])
+    try:
+        kernel(*args)
+        torch.cuda.synchronize()
+    except tile.TileError as e:
+        return False, f"FAILED: {e}"
+    ok, texts = True, []
+    for i, ref in references.items():
+        r, a = DEFAULT_TOLERANCE.get(ref.dtype, (0.0, 0.0))
+        good, max_abs, max_rel, worst = compare(
+            args[i], ref, r if rtol is None else rtol,
+            a if atol is None else atol)
+        ok = ok and good
+        texts.append(check_text(good, max_abs, max_rel, worst))
+    return ok, "; ".join(texts)
 
 
 _FLUSH = []

@@ -54,6 +54,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from report import markdown_table  # noqa: E402
+import options  # noqa: E402
 
 M, N, K = 16, 256, 256
 # What a Python launch may cost over the prepared launch on the GPU, and
@@ -296,9 +297,7 @@ def main():
     parser.add_argument("--stand-in", default="", metavar="FAKE_CUDA_SO",
                         help="no GPU: the stand-in driver "
                              "(build/test/Runtime/libtile-rt-fake-cuda.so)")
-    parser.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so",
-                        help="libtile_runtime.so (runtime/build-standalone.sh"
-                             " OUTDIR makes OUTDIR/lib/libtile_runtime.so)")
+    options.add_runtime_argument(parser)
     parser.add_argument("--tile-run", default="/tmp/rt/bin/tile-run")
     parser.add_argument("--launches", type=int, default=2000,
                         help="back-to-back launches per sample")

@@ -39,6 +39,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
+import options  # noqa: E402
 import shapes  # noqa: E402
 
 GEMM = shapes.GEMM
@@ -143,7 +144,7 @@ def main():
     ap.add_argument("--gemm", help="folder of the NN f16 GEMM's manifest")
     ap.add_argument("--w4", help="folder of gemm_w4a16-f16-g128/")
     ap.add_argument("--fa", help="folder of f16-d128-full/, f16-d128-causal/")
-    ap.add_argument("--runtime", default="/tmp/rt/lib/libtile_runtime.so")
+    options.add_runtime_argument(ap)
     ap.add_argument("--secs", type=float, default=3.0)
     ap.add_argument("--rounds", type=int, default=2,
                     help="reference/tile pairs per shape")

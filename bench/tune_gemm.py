@@ -448,8 +448,7 @@ def main():
                    help="NAME=VALUE fixed for every variant (types)")
     r = sub.add_parser("run", help="check, time and record the best")
     r.add_argument("--kernels", required=True)
-    r.add_argument("--runtime", default="build/lib/libtile_runtime.so",
-                   help="the C runtime library the Python package loads")
+    options.add_runtime_argument(r)
     r.add_argument("--shapes", default="M5",
                    help="comma-separated M0..M7, R0..R3, MxNxK or llm")
     r.add_argument("--save", default="",
