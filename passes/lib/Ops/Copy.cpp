@@ -682,8 +682,9 @@ struct CopyModel : public TileOpInterface::ExternalModel<CopyModel, CopyOp> {
 
   std::optional<AsyncCopy> getAsyncCopy(Operation *op) const {
     auto copy = cast<CopyOp>(op);
-    return AsyncCopy{copy.getSrc(), copy.getSrcIndices(), copy.getDst(),
-                     copy.getDstIndices(), !copy.getDisableTma()};
+    return AsyncCopy{copy.getSrc(), llvm::to_vector<4>(copy.getSrcIndices()),
+                     copy.getDst(), llvm::to_vector<4>(copy.getDstIndices()),
+                     !copy.getDisableTma()};
   }
 };
 } // namespace

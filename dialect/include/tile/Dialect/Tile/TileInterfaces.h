@@ -61,12 +61,14 @@ struct TileAccess {
 };
 
 /// A copy from global into shared memory that a pipelined loop may issue
-/// ahead of its readers.
+/// ahead of its readers. It holds its own index lists, which outlive the
+/// copy operation: the pipeliner erases copies it replaces before it has
+/// emitted everything that reads their indices.
 struct AsyncCopy {
   Value source;
-  ValueRange sourceIndices;
+  SmallVector<Value, 4> sourceIndices;
   Value dest;
-  ValueRange destIndices;
+  SmallVector<Value, 4> destIndices;
   /// The copy may be a bulk tensor copy (TMA) where the target has one.
   bool allowTma = true;
 };
