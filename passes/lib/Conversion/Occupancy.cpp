@@ -84,11 +84,34 @@ struct TileOccupancyPass
       return signalPassFailure();
     }
     bool amd = tile::isAMDModule(module);
+    // setmaxnreg exists on the architecture-specific Hopper and later
+    // chips only (sm_90a, sm_100a, ...); the backend aborts elsewhere.
+    StringRef lacking;
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target)) {
+          StringRef chip = nvvm.getChip();
+          unsigned arch = 0;
+          if (!chip.ends_with("a") ||
+              chip.drop_front(3).drop_back().getAsInteger(10, arch) ||
+              arch < 90)
+            lacking = chip;
+        }
     for (auto func : module.getOps<gpu::GPUFuncOp>()) {
       if (!func.isKernel())
         continue;
       bool movesRegisters = false;
-      func.walk([&](NVVM::SetMaxRegisterOp) { movesRegisters = true; });
+      WalkResult walk = func.walk([&](NVVM::SetMaxRegisterOp op) {
+        movesRegisters = true;
+        if (lacking.empty())
+          return WalkResult::advance();
+        op.emitError() << "'nvvm.setmaxregister' needs an sm_90a-class chip "
+                          "(sm_90a, sm_100a, ...), got "
+                       << lacking;
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return signalPassFailure();
       if (movesRegisters && blocks > 1) {
         func.emitError() << "min-blocks-per-sm " << blocks << " of @"
                          << func.getName()

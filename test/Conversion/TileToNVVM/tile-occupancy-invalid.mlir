@@ -38,3 +38,17 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// setmaxnreg is an sm_90a-class instruction: the backend cannot select it
+// for sm_80.
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_80">] {
+    gpu.func @k() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+      // expected-error @below {{'nvvm.setmaxregister' needs an sm_90a-class chip (sm_90a, sm_100a, ...), got sm_80}}
+      nvvm.setmaxregister increase 232
+      gpu.return
+    }
+  }
+}

@@ -243,7 +243,9 @@ def TileOccupancy : Pass<"tile-occupancy", "::mlir::gpu::GPUModuleOp"> {
     (`nvvm.setmaxregister`, warp-specialized kernels on sm_90a): their
     counts assume one block per multiprocessor, so they get
     `nvvm.minctasm = 1` (without it ptxas cannot tell their registers at
-    entry, ignores setmaxnreg and spills), and N > 1 is an error for them.
+    entry, ignores setmaxnreg and spills), and N > 1 is an error for them,
+    as is setmaxnreg on a module for a chip without it (below sm_90a, or a
+    chip name without the `a` suffix).
     A kernel without a known block size, or N blocks of more threads than a
     multiprocessor holds (2048), is an error.
 
