@@ -35,8 +35,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     shapes). The entry block arguments are the block indices, in the order of
     the extents (x first). `threads` is the number of threads per block (at
     most 1024). The kernel sits in a function, whose body is the host code
-    that launches it, and not in another kernel. Extents that are constants must be launchable: x in
-    [1, 2^31 - 1], y and z in [1, 65535].
+    that launches it, and not in another kernel. Extents that are constants
+    must be launchable: x in [1, 2^31 - 1], y and z in [1, 65535].
 
     Optional clauses:
     - `rasterize(panel = P, order = row|column)`: TileLang's `use_swizzle`;
