@@ -171,7 +171,8 @@ LogicalResult tile::buildGPUToNVVMBinaryPipeline(
       "canonicalize,cse,"
       "gpu.module({8}tile-convert-nvgpu-to-nvvm{{{5}},"
       "convert-gpu-to-nvvm{{{5}},canonicalize,cse,tile-fuse-lop3,"
-      "reconcile-unrealized-casts,tile-externalize-dynamic-shared,"
+      "reconcile-unrealized-casts,tile-check-lowered,"
+      "tile-externalize-dynamic-shared,"
       "tile-grid-constant-tensor-maps,{6}strip-debuginfo),"
       "tile-lower-host-tensor-maps{{{5}},gpu-to-llvm,"
       "gpu-module-to-binary{{format={3}{4}},"
@@ -243,7 +244,7 @@ LogicalResult tile::buildGPUToROCDLBinaryPipeline(
       "tile-convert-math-to-ocml{{chipset={0} "
       "{4}},convert-gpu-to-rocdl{{chipset={0} runtime=HIP "
       "{4}},{5}canonicalize,cse,"
-      "reconcile-unrealized-casts,strip-debuginfo),"
+      "reconcile-unrealized-casts,tile-check-lowered,strip-debuginfo),"
       "gpu-to-llvm,gpu-module-to-binary{{format={2}{3}},"
       "convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       chip, options.optLevel.getValue(), format,

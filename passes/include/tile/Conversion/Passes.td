@@ -191,6 +191,39 @@ def TileFlushDenormals
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileCheckLowered : Pass<"tile-check-lowered", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "report, where they are written, operations no conversion lowered";
+  let description = [{
+    Serialization translates each GPU module to LLVM IR and stops at the
+    first operation outside the LLVM dialect and its NVVM and ROCDL
+    extensions, with "LLVM Translation failed" and no location: by then
+    `strip-debuginfo` has run. `tile-to-nvvm` and `tile-to-rocdl` run this
+    pass on each kernel module after its conversions and before the
+    locations are stripped, so that an operation no conversion handles
+    (`math.tanh` on an fp8 type, for which neither libdevice nor OCML has a
+    function) is reported at its place in the source, naming the operation
+    and its types. A conversion cast left over with no such operation
+    behind it is reported with the type it could not convert.
+
+    Input:
+
+    ```mlir
+    gpu.module @kernels {
+      llvm.func @k(%p: !llvm.ptr) {
+        %0 = llvm.load %p : !llvm.ptr -> i8
+        %1 = builtin.unrealized_conversion_cast %0 : i8 to f8E4M3FNUZ
+        %2 = math.tanh %1 : f8E4M3FNUZ
+        ...
+    ```
+
+    Diagnostic, at `math.tanh`:
+
+    ```
+    error: no lowering to LLVM for 'math.tanh' on f8E4M3FNUZ
+    ```
+  }];
+}
+
 def TileFuseLop3 : Pass<"tile-fuse-lop3", "::mlir::gpu::GPUModuleOp"> {
   let summary = "fuse an AND and an OR with two constants into one PTX lop3";
   let description = [{

@@ -1,0 +1,17 @@
+// RUN: tile-opt %s --tile-to-rocdl="chip=gfx942 format=isa" -verify-diagnostics
+
+// Math on an fp8 type in a hand-written GPU module has no lowering (OCML has
+// no fp8 functions): the pipeline reports the operation
+// where it is written, before serialization would fail without a location.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%p: memref<4xf8E4M3FNUZ>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %p[%c0] : memref<4xf8E4M3FNUZ>
+      // expected-error @below {{no lowering to LLVM for 'math.tanh' on f8E4M3FNUZ}}
+      %t = math.tanh %v : f8E4M3FNUZ
+      memref.store %t, %p[%c0] : memref<4xf8E4M3FNUZ>
+      gpu.return
+    }
+  }
+}
