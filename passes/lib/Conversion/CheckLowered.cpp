@@ -1,9 +1,11 @@
 //===- CheckLowered.cpp - operations left unlowered in a GPU module -------===//
 //
 // Reports, at their source locations, the operations of a lowered GPU module
-// that no conversion turned into the LLVM dialect or its NVVM and ROCDL
-// extensions. Serialization would stop at the first of them with an
-// unlocated "LLVM Translation failed", once debug locations are stripped.
+// that no conversion turned into the LLVM dialect or the extension of the
+// module's vendor (NVVM, or ROCDL for a module with a #rocdl.target).
+// Serialization would stop at the first of them with an unlocated "LLVM
+// Translation failed", once debug locations are stripped, and the other
+// vendor's intrinsics would abort the backend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,12 +42,25 @@ static std::string typesOf(Operation *op) {
 }
 
 LogicalResult tile::checkLoweredToLLVM(gpu::GPUModuleOp module) {
+  // The other vendor's intrinsics would abort the backend's instruction
+  // selection.
+  bool amd = isAMDModule(module);
+  bool foreignFound = false;
   SmallVector<Operation *> unlowered, casts;
   module.getBody()->walk([&](Operation *op) {
     Dialect *dialect = op->getDialect();
-    if (isa_and_nonnull<LLVM::LLVMDialect, NVVM::NVVMDialect,
-                        ROCDL::ROCDLDialect>(dialect))
+    if (isa_and_nonnull<LLVM::LLVMDialect>(dialect) ||
+        (amd ? isa_and_nonnull<ROCDL::ROCDLDialect>(dialect)
+             : isa_and_nonnull<NVVM::NVVMDialect>(dialect)))
       return;
+    if (isa_and_nonnull<NVVM::NVVMDialect, ROCDL::ROCDLDialect>(dialect)) {
+      op->emitError() << "'" << op->getName() << "' is an "
+                      << (amd ? "NVIDIA" : "AMD")
+                      << " operation, in a module compiled for an "
+                      << (amd ? "AMD" : "NVIDIA") << " chip";
+      foreignFound = true;
+      return;
+    }
     (isa<UnrealizedConversionCastOp>(op) ? casts : unlowered).push_back(op);
   });
   // The casts around an unlowered operation are what its conversion left;
@@ -70,7 +85,7 @@ LogicalResult tile::checkLoweredToLLVM(gpu::GPUModuleOp module) {
                         << op->getResultTypes()
                         << " (an unrealized conversion cast from "
                         << op->getOperandTypes() << " is left)";
-  return success(unlowered.empty() && casts.empty());
+  return success(!foreignFound && unlowered.empty() && casts.empty());
 }
 
 namespace {

@@ -1,16 +1,48 @@
 // RUN: tile-opt %s --pass-pipeline='builtin.module(gpu.module(tile-check-lowered))' -split-input-file -verify-diagnostics | FileCheck %s
 
-// A module of LLVM, NVVM and ROCDL operations passes unchanged.
+// A module of LLVM operations and its vendor's passes unchanged: NVVM
+// without a target (or with an NVIDIA one), ROCDL with a #rocdl.target.
 
-// CHECK-LABEL: gpu.module @lowered
+// CHECK-LABEL: gpu.module @nvidia
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: rocdl.workitem.id.x
-gpu.module @lowered {
+gpu.module @nvidia {
   llvm.func @k(%p: !llvm.ptr) {
     %t = nvvm.read.ptx.sreg.tid.x : i32
-    %u = rocdl.workitem.id.x : i32
-    %s = llvm.add %t, %u : i32
-    llvm.store %s, %p : i32, !llvm.ptr
+    llvm.store %t, %p : i32, !llvm.ptr
+    llvm.return
+  }
+}
+
+// CHECK-LABEL: gpu.module @amd
+// CHECK: rocdl.workitem.id.x
+gpu.module @amd [#rocdl.target<chip = "gfx942">] {
+  llvm.func @k(%p: !llvm.ptr) {
+    %t = rocdl.workitem.id.x : i32
+    llvm.store %t, %p : i32, !llvm.ptr
+    llvm.return
+  }
+}
+
+// -----
+
+// The other vendor's intrinsics would abort the backend's instruction
+// selection.
+gpu.module @rocdl_for_nvidia {
+  llvm.func @k(%p: !llvm.ptr) {
+    // expected-error @below {{'rocdl.workitem.id.x' is an AMD operation, in a module compiled for an NVIDIA chip}}
+    %t = rocdl.workitem.id.x : i32
+    llvm.store %t, %p : i32, !llvm.ptr
+    llvm.return
+  }
+}
+
+// -----
+
+gpu.module @nvvm_for_amd [#rocdl.target<chip = "gfx942">] {
+  llvm.func @k(%p: !llvm.ptr) {
+    // expected-error @below {{'nvvm.read.ptx.sreg.tid.x' is an NVIDIA operation, in a module compiled for an AMD chip}}
+    %t = nvvm.read.ptx.sreg.tid.x : i32
+    llvm.store %t, %p : i32, !llvm.ptr
     llvm.return
   }
 }

@@ -39,9 +39,10 @@ LogicalResult checkIndexBitwidth(Operation *op, StringRef pass,
 LogicalResult checkKnownLaunchSizes(gpu::GPUModuleOp module);
 
 /// Emits an error at each operation of the lowered `module` outside the
-/// LLVM, NVVM and ROCDL dialects, naming it and its types (a conversion cast
-/// only where no other such operation was found), and fails if there was
-/// one (see tile-check-lowered).
+/// LLVM dialect and its vendor's extension (ROCDL for a module with a
+/// `#rocdl.target`, NVVM otherwise), naming it and its types (a conversion
+/// cast only where no other such operation was found), and fails if there
+/// was one (see tile-check-lowered).
 LogicalResult checkLoweredToLLVM(gpu::GPUModuleOp module);
 
 /// True when `module` is compiled for an AMD chip (it has a
