@@ -35,6 +35,11 @@
 // four waves of 64x64 (2x2 32x32x8 MFMA blocks each, 64 accumulator
 // registers), 32-deep K steps, two LDS stages of 16 KiB.
 // tile.params(sm_90a): BM=128 BN=256 BK=64 STAGES=3 THREADS=256 PANEL=8
+// 8-bit integers on sm_90a run s32 wgmma, which reads both operands K-major
+// as this layout stores them, and take 128-byte K steps (one 128-byte
+// swizzle row; measured on an H100 at M1/M5, bench/RESULTS.md: 1398-1454
+// TOP/s against 1048-1049 with BK=64).
+// tile.params(sm_90a AT=i8): BK=128
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
 // tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8

@@ -63,8 +63,9 @@ static constexpr MmaEntry kMmaSync[] = {
     {MmaFamily::mma_sync, 16, 8, 32, Elt::i8, Elt::i8, Elt::i32},
 };
 
-// sm_90a wgmma: f32 accumulators only; 8-bit floats in any OCP combination.
-// `n` is the widest instruction (every multiple of 8 up to it exists).
+// sm_90a wgmma: f32 accumulators for floats, 8-bit floats in any OCP
+// combination; s32 for 8-bit integers (signless i8 read as s8). `n` is the
+// widest instruction (MmaAttr::hasWgmmaWidth() says which narrower exist).
 static constexpr MmaEntry kWgmma[] = {
     {MmaFamily::wgmma, 64, 256, 16, Elt::f16, Elt::f16, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 16, Elt::bf16, Elt::bf16, Elt::f32},
@@ -72,6 +73,7 @@ static constexpr MmaEntry kWgmma[] = {
     {MmaFamily::wgmma, 64, 256, 32, Elt::e4m3, Elt::e5m2, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e4m3, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e5m2, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 32, Elt::i8, Elt::i8, Elt::i32},
 };
 
 // AMD: the MFMA instructions of the AMD Instinct CDNA3 (gfx942) and CDNA2
@@ -335,6 +337,13 @@ bool MmaAttr::readsSharedThroughAsyncProxy() const {
 
 int64_t MmaAttr::getIssueThreads(int64_t warpSize) const {
   return getKind() == MmaFamily::wgmma ? 4 * warpSize : warpSize;
+}
+
+bool MmaAttr::hasWgmmaWidth(int64_t n) const {
+  if (n <= 0 || n > getN() || n % 8 != 0)
+    return false;
+  // The integer shapes step by 16 above n32 (PTX ISA, wgmma.mma_async).
+  return !isa<IntegerType>(getA()) || n <= 24 || n % 16 == 0;
 }
 
 MmaAttr MmaAttr::withShape(int64_t m, int64_t n, int64_t k) const {

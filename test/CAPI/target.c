@@ -52,7 +52,7 @@ int main(void) {
   printTarget(ctx, "sm_90a");
   printTarget(ctx, "gfx942");
   // CHECK-NEXT: sm_80: target 1, warp 32, shared 166912, 5 instructions
-  // CHECK-NEXT: sm_90a: target 1, warp 32, shared 232448, 11 instructions
+  // CHECK-NEXT: sm_90a: target 1, warp 32, shared 232448, 12 instructions
   // CHECK-NEXT: gfx942: target 1, warp 64, shared 65536, 16 instructions
 
   // The most preferred instruction of sm_90a is a wgmma; its shape and

@@ -93,9 +93,15 @@ func.func @column_major_operand(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: me
   return
 }
 
+// 8-bit integers stored K innermost (B: N x K) take the s32 wgmma, k32,
+// saturating like the mma.sync instruction; the wait returns 32-bit
+// integer registers.
 // CHECK-LABEL: func.func @int8
-// CHECK-NOT: nvvm.wgmma
-// CHECK: nvgpu.mma.sync
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<s32>, <one>, <satfinite>], A[<s8>, <one>, <row>], B[<s8>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "{{(=r,)+}}0,1,{{.*}},31"
+// CHECK-NOT: nvgpu.mma.sync
 func.func @int8(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -108,6 +114,52 @@ func.func @int8(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
     tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs -> %Cf {transpose_b} : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<64x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
     tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xi32, #tile.fragment> -> memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
+// B stored K x N: 8-bit wgmma reads K-major operands only, so the gemm
+// stays on mma.sync.
+// CHECK-LABEL: func.func @int8_nn
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @int8_nn(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xi32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xi32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<64x64xi8, #gpu.address_space<workgroup>> -> memref<64x64xi32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xi32, #tile.fragment> -> memref<?x?xi32>
+  }
+  return
+}
+
+// -----
+
+// 40 columns: the integer wgmma has no n40 (its widths step by 16 above
+// n32), so five n8 instructions cover them, where f16 would take one n40.
+// CHECK-LABEL: func.func @int8_n40
+// CHECK-COUNT-10: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 8, k = 32>, D[<s32>
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @int8_n40(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<40x64xi8, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x40xi32, #tile.fragment>
+    tile.clear %Cf : memref<64x40xi32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xi8> -> memref<40x64xi8, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf {transpose_b} : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<40x64xi8, #gpu.address_space<workgroup>> -> memref<64x40xi32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x40xi32, #tile.fragment> -> memref<?x?xi32>
   }
   return
 }

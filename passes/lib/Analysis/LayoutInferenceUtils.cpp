@@ -589,10 +589,12 @@ mlir::tile::planWgmma(MmaAttr mma, bool aShared, bool bShared, bool transposeA,
     int64_t cols = n / gn;
     for (int64_t width = std::min<int64_t>(cols, mma.getN()); width >= 8;
          width -= 8)
-      if (cols % width == 0) {
+      if (cols % width == 0 && mma.hasWgmmaWidth(width)) {
         plan.instrN = width;
         break;
       }
+    if (!plan.instrN)
+      continue;
     return plan;
   }
   return std::nullopt;

@@ -688,7 +688,7 @@ static LogicalResult inferGemm(GemmOp gemm, LayoutInferenceState &state) {
       bool wgmma = offered.getKind() == MmaFamily::wgmma;
       return offered.getKind() != asked.getKind() ||
              offered.getM() != asked.getM() || offered.getK() != asked.getK() ||
-             (wgmma ? asked.getN() > offered.getN() || asked.getN() % 8 != 0
+             (wgmma ? !offered.hasWgmmaWidth(asked.getN())
                     : asked.getN() != offered.getN());
     });
     if (candidates.empty())

@@ -398,6 +398,12 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
       return NVVM::WGMMATypes::e4m3;
     if (isa<Float8E5M2Type>(t))
       return NVVM::WGMMATypes::e5m2;
+    if (t.isInteger(8))
+      return NVVM::WGMMATypes::s8;
+    if (t.isInteger(32))
+      return NVVM::WGMMATypes::s32;
+    if (t.isF32())
+      return NVVM::WGMMATypes::f32;
     return NVVM::WGMMATypes::f16;
   };
   // Register A of k step `ks`: four 32-bit registers of two elements.
@@ -442,7 +448,7 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
             NVVM::MMAShapeAttr::get(ctx, 64, plan.instrN, plan.k),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(aElt)),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(bElt)),
-            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(cElt)),
             NVVM::WGMMAScaleOutAttr::get(ctx, promote && ks == 0
                                                   ? NVVM::WGMMAScaleOut::zero
                                                   : NVVM::WGMMAScaleOut::one),
@@ -452,7 +458,10 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
                                                         : NVVM::MMALayout::row),
             NVVM::MMALayoutAttr::get(ctx, ops[1].kOuter ? NVVM::MMALayout::row
                                                         : NVVM::MMALayout::col),
-            NVVM::MMAIntOverflowAttr());
+            // Saturating, as the mma.sync lowering's integer instruction.
+            isa<IntegerType>(cElt) ? NVVM::MMAIntOverflowAttr::get(
+                                         ctx, NVVM::MMAIntOverflow::satfinite)
+                                   : NVVM::MMAIntOverflowAttr());
         wgmmaOps.insert(c.getDefiningOp());
       }
   auto commit = NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -468,7 +477,7 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
       values.push_back(LLVM::ExtractValueOp::create(b, loc, s, i));
   std::string constraints;
   for (size_t i = 0; i < values.size(); ++i)
-    constraints += "=f,";
+    constraints += isa<IntegerType>(cElt) ? "=r," : "=f,";
   for (size_t i = 0; i < values.size(); ++i)
     constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
   auto allType = LLVM::LLVMStructType::getLiteral(

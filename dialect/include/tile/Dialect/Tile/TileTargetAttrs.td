@@ -76,8 +76,9 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
     ```
 
     In the `mma` list of a `#tile.target`, the `n` of a `wgmma` entry is the
-    widest instruction: any multiple of 8 up to it is offered too. On a
-    `tile.gemm`, `n` is the instruction chosen.
+    widest instruction: the narrower ones PTX defines are offered too (every
+    multiple of 8 up to it; for 8-bit integers 8, 16, 24 and the multiples
+    of 16 from 32). On a `tile.gemm`, `n` is the instruction chosen.
 
     `groups` (absent: `0x0`, unknown) says how the instruction's issuing
     units split the gemm's C tile, M x N: warps for `mma_sync` and `mfma`,
@@ -108,6 +109,9 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
     /// one warpgroup of four warps (wgmma) or one wave (mfma) of
     /// `warpSize` threads.
     int64_t getIssueThreads(int64_t warpSize) const;
+    /// True when this wgmma entry (the widest of its types) also has an
+    /// instruction `n` columns wide.
+    bool hasWgmmaWidth(int64_t n) const;
     /// The same instruction with shape `m`x`n`x`k`.
     MmaAttr withShape(int64_t m, int64_t n, int64_t k) const;
     /// The same instruction with issuing units split `groupsM`x`groupsN`.
