@@ -331,3 +331,4 @@ func.func @pinned_mma_not_offered(%A: memref<?x?xf16>, %B: memref<?x?xf16>) {
   }
   return
 }
+

@@ -43,3 +43,23 @@ func.func @wgmma_view_off_the_swizzle_atom(%A: memref<?x?xf16>, %B: memref<?x?xf
   }
   return
 }
+
+// -----
+
+// The integer wgmma has no n40 (its widths step by 16 above n32).
+func.func @pinned_integer_wgmma_width(%A: memref<?x?xi8>, %B: memref<?x?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<40x64xi8, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x40xi32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xi8> -> memref<64x64xi8, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xi8> -> memref<40x64xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{'tile.gemm' op asks for #tile.mma<wgmma m64n40k32, i8 x i8 -> i32>, which sm_90a does not offer for 'i8' x 'i8' -> 'i32'}}
+    tile.gemm %As, %Bs -> %Cf transpose_b clear_accum
+        {mma = #tile.mma<wgmma m64n40k32, i8 x i8 -> i32>}
+        : memref<64x64xi8, #gpu.address_space<workgroup>>, memref<40x64xi8, #gpu.address_space<workgroup>> -> memref<64x40xi32, #tile.fragment>
+  }
+  return
+}
