@@ -331,4 +331,3 @@ func.func @pinned_mma_not_offered(%A: memref<?x?xf16>, %B: memref<?x?xf16>) {
   }
   return
 }
-
