@@ -40,6 +40,11 @@
 // swizzle row; measured on an H100 at M1/M5, bench/RESULTS.md: 1398-1454
 // TOP/s against 1048-1049 with BK=64).
 // tile.params(sm_90a AT=i8): BK=128
+// 8-bit floats sum each gemm's products in fresh accumulators before adding
+// them to C's (docs/GEMM.md, "fp8"), twice the registers: 128x128 tiles
+// and 128-byte K steps, 4 stages (at 128x256 ptxas spills 384 bytes).
+// tile.params(sm_90a AT=f8E4M3FN): BN=128 BK=128 STAGES=4
+// tile.params(sm_90a AT=f8E5M2): BN=128 BK=128 STAGES=4
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
 // tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
