@@ -11,60 +11,9 @@
 //
 //   nvcc -O3 -arch=sm_90a -o /tmp/floor bench/gemv_w4a16_floor.cu
 //   /tmp/floor N K        (default 9216 9216, the paper's V5)
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cuda_runtime.h>
-#include <vector>
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "cuda_study.cuh"
 
 constexpr int BN = 8, ST = 4, THREADS = 128;
-
-__device__ __forceinline__ void cpasync16(void *dst, const void *src) {
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
-               "l"(src));
-}
-__device__ __forceinline__ void commit() {
-  asm volatile("cp.async.commit_group;\n");
-}
-template <int N> __device__ __forceinline__ void waitg() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-__device__ __forceinline__ void mbar_init(uint64_t *b, int n) {
-  unsigned a = (unsigned)__cvta_generic_to_shared(b);
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(a), "r"(n));
-}
-__device__ __forceinline__ void mbar_expect(uint64_t *b, unsigned bytes) {
-  unsigned a = (unsigned)__cvta_generic_to_shared(b);
-  asm volatile(
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(a),
-      "r"(bytes));
-}
-__device__ __forceinline__ void mbar_wait(uint64_t *b, unsigned parity) {
-  unsigned a = (unsigned)__cvta_generic_to_shared(b);
-  asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 "
-               "p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(a),
-               "r"(parity));
-}
-__device__ __forceinline__ void bulk(void *dst, const void *src, unsigned bytes,
-                                     uint64_t *b) {
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  unsigned a = (unsigned)__cvta_generic_to_shared(b);
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
-               "bytes [%0], [%1], %2, [%3];\n" ::"r"(d),
-               "l"(src), "r"(bytes), "r"(a)
-               : "memory");
-}
 
 struct Args {
   const uint4 *P;
@@ -176,60 +125,26 @@ __global__ void k_stream(const uint4 *p, size_t n, unsigned *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-__global__ void k_flush(const float4 *p, size_t n, float *out) {
-  float acc = 0;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    float4 v = p[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 1234.5f)
-    out[0] = acc;
-}
-
 int main(int argc, char **argv) {
   int N = argc > 1 ? atoi(argv[1]) : 9216, K = argc > 2 ? atoi(argv[2]) : 9216;
   size_t pq = (size_t)N * K / 32, xq = K / 8, sq = (size_t)N * K / 1024;
   uint4 *P, *X, *S, *Z;
   unsigned *out;
-  float4 *F;
-  float *fo;
   CK(cudaMalloc(&P, (pq + 2 * sq) * 16));
   CK(cudaMalloc(&X, xq * 16));
   CK(cudaMalloc(&S, sq * 16));
   CK(cudaMalloc(&Z, sq * 16));
   CK(cudaMalloc(&out, 1 << 24));
-  size_t fn = (256u << 20) / 16;
-  CK(cudaMalloc(&F, fn * 16));
-  CK(cudaMalloc(&fo, 4));
   CK(cudaMemset(P, 1, (pq + 2 * sq) * 16));
   CK(cudaMemset(X, 2, xq * 16));
   CK(cudaMemset(S, 3, sq * 16));
   CK(cudaMemset(Z, 4, sq * 16));
-  CK(cudaMemset(F, 0, fn * 16));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  int sms;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  ColdTimer timer;
+  int sms = timer.sms;
   auto timeit = [&](const char *name, auto launch, double bytes) {
-    std::vector<float> ts;
-    for (int i = 0; i < 60; ++i) {
-      k_flush<<<sms * 8, 512>>>(F, fn, fo);
-      cudaEventRecord(e0);
-      launch();
-      cudaEventRecord(e1);
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      cudaEventElapsedTime(&ms, e0, e1);
-      if (i >= 10)
-        ts.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    std::sort(ts.begin(), ts.end());
-    double med = ts[ts.size() / 2] * 1e3;
+    auto [med, min] = timer.time(launch, 50);
     printf("| %-28s | %7.2f us | %6.0f GB/s | min %7.2f |\n", name, med,
-           bytes / med * 1e-3, ts[0] * 1e3);
+           bytes / med * 1e-3, min);
   };
   double dram = pq * 16.0 + sq * 32.0;
   printf("N=%d K=%d: P %.1f MB, S+Z %.1f MB\n", N, K, pq * 16e-6, sq * 32e-6);

@@ -13,59 +13,11 @@
 //
 //   nvcc -O3 -arch=sm_90a -o /tmp/producer bench/gemv_w4a16_producer.cu
 //   /tmp/producer N K     (default 9216 9216, the paper's V5)
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include "cuda_study.cuh"
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <vector>
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 constexpr int BN = 8, ST = 4;
 
-__device__ __forceinline__ void cpasync16(void *dst, const void *src) {
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
-               "l"(src));
-}
-__device__ __forceinline__ void commit() {
-  asm volatile("cp.async.commit_group;\n");
-}
-template <int N> __device__ __forceinline__ void waitg() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-__device__ __forceinline__ void mbar_init(uint64_t *b, int n) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(b)),
-               "r"(n));
-}
-__device__ __forceinline__ void mbar_wait(uint64_t *b, unsigned parity) {
-  asm volatile(
-      "{\n.reg .pred p;\nW%=: mbarrier.try_wait.parity.shared::cta.b64 p, "
-      "[%0], %1;\n@!p bra W%=;\n}\n" ::"r"(
-          (unsigned)__cvta_generic_to_shared(b)),
-      "r"(parity)
-      : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint64_t *b) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(b))
-               : "memory");
-}
-__device__ __forceinline__ void cpasync_arrive(uint64_t *b) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(b))
-               : "memory");
-}
 __device__ __forceinline__ unsigned lop3(unsigned a, unsigned b, unsigned c) {
   unsigned d; // (a & b) | c
   asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(d) : "r"(a), "r"(b), "r"(c));
@@ -107,14 +59,22 @@ __device__ __forceinline__ __half2 chunk(uint4 p, const uint4 *x, __half zb,
   return __hfma2(__hadd2(s0, s1), __half2half2(s), acc);
 }
 
-__device__ __forceinline__ void finish(const Args &a, int row, __half2 acc,
-                                       int lane) {
+__device__ __forceinline__ void finishRow(const Args &a, int row, __half2 acc,
+                                          int lane) {
   float v = __low2float(acc) + __high2float(acc);
 #pragma unroll
   for (int o = 16; o; o >>= 1)
     v += __shfl_xor_sync(0xffffffff, v, o);
   if (lane == 0 && row < a.N)
     a.Y[row] = __float2half(v);
+}
+
+/// Writes the two rows of thread `tid`'s warp.
+__device__ __forceinline__ void finish(const Args &a, int tid, __half2 acc0,
+                                       __half2 acc1) {
+  int n0 = blockIdx.x * BN + 2 * (tid / 32);
+  finishRow(a, n0, acc0, tid % 32);
+  finishRow(a, n0 + 1, acc1, tid % 32);
 }
 
 struct Smem {
@@ -142,19 +102,33 @@ __device__ __forceinline__ void issue(const Args &a, Smem &sm, int t, int i,
     cpasync16(&sm.z[s][(i - BN) * 8], a.Z + (size_t)(n0 + i - BN) * gq + t * 8);
 }
 
-__device__ __forceinline__ void compute(Smem &sm, int s, int tid, __half2 &acc0,
-                                        __half2 &acc1) {
-  int g = tid / 32, c = tid % 32, r0 = 2 * g;
-  uint4 x[4];
+/// What thread `tid` reads of one K step from slot `s`: its chunk of X and
+/// of its two rows of P, their scales and zero points.
+struct Step {
+  uint4 x[4], p0, p1;
+  __half s0, s1, z0, z1;
+};
+
+__device__ __forceinline__ Step load(Smem &sm, int s, int tid) {
+  int c = tid % 32, r0 = 2 * (tid / 32);
+  Step st;
 #pragma unroll
   for (int u = 0; u < 4; ++u)
-    x[u] = sm.x[s][c * 4 + (u ^ ((c / 2) & 3))];
-  uint4 p0 = sm.p[s][r0 * 32 + c], p1 = sm.p[s][(r0 + 1) * 32 + c];
-  __half s0 = sm.s[s][r0 * 8 + c / 4], s1 = sm.s[s][(r0 + 1) * 8 + c / 4];
-  __half z0 = __hadd(sm.z[s][r0 * 8 + c / 4], __float2half(1024.f));
-  __half z1 = __hadd(sm.z[s][(r0 + 1) * 8 + c / 4], __float2half(1024.f));
-  acc0 = chunk(p0, x, z0, s0, acc0);
-  acc1 = chunk(p1, x, z1, s1, acc1);
+    st.x[u] = sm.x[s][c * 4 + (u ^ ((c / 2) & 3))];
+  st.p0 = sm.p[s][r0 * 32 + c];
+  st.p1 = sm.p[s][(r0 + 1) * 32 + c];
+  st.s0 = sm.s[s][r0 * 8 + c / 4];
+  st.s1 = sm.s[s][(r0 + 1) * 8 + c / 4];
+  st.z0 = sm.z[s][r0 * 8 + c / 4];
+  st.z1 = sm.z[s][(r0 + 1) * 8 + c / 4];
+  return st;
+}
+
+__device__ __forceinline__ void apply(const Step &st, __half2 &acc0,
+                                      __half2 &acc1) {
+  __half zm = __float2half(1024.f);
+  acc0 = chunk(st.p0, st.x, __hadd(st.z0, zm), st.s0, acc0);
+  acc1 = chunk(st.p1, st.x, __hadd(st.z1, zm), st.s1, acc1);
 }
 
 // Every thread copies, as the tile kernel's cp.async pipeline.
@@ -173,11 +147,9 @@ __global__ void __launch_bounds__(128, 5) k_all(Args a) {
     if (t + ST - 1 < steps)
       issue(a, sm, t + ST - 1, tid, 128);
     commit();
-    compute(sm, t % ST, tid, acc0, acc1);
+    apply(load(sm, t % ST, tid), acc0, acc1);
   }
-  int n0 = blockIdx.x * BN + 2 * (tid / 32);
-  finish(a, n0, acc0, tid % 32);
-  finish(a, n0 + 1, acc1, tid % 32);
+  finish(a, tid, acc0, acc1);
 }
 
 // Warp 4 copies (cp.async tracked by mbarriers); warps 0-3 compute.
@@ -206,41 +178,18 @@ __global__ void __launch_bounds__(160, MINB) k_prod(Args a) {
   for (int t = 0; t < steps; ++t) {
     int s = t % ST;
     mbar_wait(&sm.full[s], (t / ST) & 1);
-    if (EARLY) {
-      int g = tid / 32, c = tid % 32, r0 = 2 * g;
-      uint4 x[4];
-#pragma unroll
-      for (int u = 0; u < 4; ++u)
-        x[u] = sm.x[s][c * 4 + (u ^ ((c / 2) & 3))];
-      uint4 p0 = sm.p[s][r0 * 32 + c], p1 = sm.p[s][(r0 + 1) * 32 + c];
-      __half s0 = sm.s[s][r0 * 8 + c / 4], s1 = sm.s[s][(r0 + 1) * 8 + c / 4];
-      __half z0 = sm.z[s][r0 * 8 + c / 4], z1 = sm.z[s][(r0 + 1) * 8 + c / 4];
-      __syncwarp();
-      if (tid % 32 == 0)
-        mbar_arrive(&sm.empty[s]);
-      acc0 = chunk(p0, x, __hadd(z0, __float2half(1024.f)), s0, acc0);
-      acc1 = chunk(p1, x, __hadd(z1, __float2half(1024.f)), s1, acc1);
-      continue;
-    }
-    compute(sm, s, tid, acc0, acc1);
+    Step st = load(sm, s, tid);
+    // The slot is free once every warp has read it (EARLY), or done with
+    // its arithmetic.
+    if (!EARLY)
+      apply(st, acc0, acc1);
     __syncwarp();
     if (tid % 32 == 0)
       mbar_arrive(&sm.empty[s]);
+    if (EARLY)
+      apply(st, acc0, acc1);
   }
-  int n0 = blockIdx.x * BN + 2 * (tid / 32);
-  finish(a, n0, acc0, tid % 32);
-  finish(a, n0 + 1, acc1, tid % 32);
-}
-
-__global__ void k_flush(const float4 *p, size_t n, float *out) {
-  float acc = 0;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    float4 v = p[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 1234.5f)
-    out[0] = acc;
+  finish(a, tid, acc0, acc1);
 }
 
 int main(int argc, char **argv) {
@@ -259,44 +208,20 @@ int main(int argc, char **argv) {
     v = __float2half((float)(rand() % 16));
   uint4 *P, *X;
   __half *S, *Z, *Y1, *Y2;
-  float4 *F;
-  float *fo;
   CK(cudaMalloc(&P, pw * 4));
   CK(cudaMalloc(&X, K * 2));
   CK(cudaMalloc(&S, ng * 2));
   CK(cudaMalloc(&Z, ng * 2));
   CK(cudaMalloc(&Y1, N * 2));
   CK(cudaMalloc(&Y2, N * 2));
-  size_t fn = (256u << 20) / 16;
-  CK(cudaMalloc(&F, fn * 16));
-  CK(cudaMalloc(&fo, 4));
-  CK(cudaMemset(F, 0, fn * 16));
   CK(cudaMemcpy(P, hp.data(), pw * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(X, hx.data(), K * 2, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(S, hs.data(), ng * 2, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(Z, hz.data(), ng * 2, cudaMemcpyHostToDevice));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  int sms;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  ColdTimer timer;
   auto timeit = [&](const char *name, auto launch) {
-    std::vector<float> ts;
-    for (int i = 0; i < 110; ++i) {
-      k_flush<<<sms * 8, 512>>>(F, fn, fo);
-      cudaEventRecord(e0);
-      launch();
-      cudaEventRecord(e1);
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      cudaEventElapsedTime(&ms, e0, e1);
-      if (i >= 10)
-        ts.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    std::sort(ts.begin(), ts.end());
-    printf("| %-24s | %7.2f us | min %7.2f |\n", name, ts[ts.size() / 2] * 1e3,
-           ts[0] * 1e3);
+    auto [med, min] = timer.time(launch, 100);
+    printf("| %-24s | %7.2f us | min %7.2f |\n", name, med, min);
   };
   // CPU reference of a few rows.
   auto ref = [&](int n) {
