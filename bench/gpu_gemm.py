@@ -300,6 +300,15 @@ def cublas_fn(variant, av, bv):
         except Exception:  # a layout or shape cuBLASLt's fp8 path rejects
             return None
         return call
+    if variant.at == "f32":
+        # Like for like: cuBLAS in TF32 too (the references stay in f32).
+        def tf32_matmul():
+            torch.backends.cuda.matmul.allow_tf32 = True
+            try:
+                return torch.matmul(av, bv)
+            finally:
+                torch.backends.cuda.matmul.allow_tf32 = False
+        return tf32_matmul
     if variant.at != "i8":
         return lambda: torch.matmul(av, bv)
     m, k = av.shape

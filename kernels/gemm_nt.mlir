@@ -45,6 +45,9 @@
 // and 128-byte K steps, 4 stages (at 128x256 ptxas spills 384 bytes).
 // tile.params(sm_90a AT=f8E4M3FN): BN=128 BK=128 STAGES=4
 // tile.params(sm_90a AT=f8E5M2): BN=128 BK=128 STAGES=4
+// f32 operands (read as tf32) take 32-deep K steps, 128 bytes a row as
+// f16's 64: three stages of f16's depth would need 288 KiB of shared memory.
+// tile.params(sm_90a AT=f32): BK=32
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
 // tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8

@@ -35,6 +35,9 @@
 // four waves of 64x64 (2x2 32x32x8 MFMA blocks each, 64 accumulator
 // registers), 32-deep K steps, two LDS stages of 16 KiB.
 // tile.params(sm_90a): BM=128 BN=256 BK=64 STAGES=3 THREADS=256 PANEL=8
+// f32 operands (read as tf32) take 32-deep K steps, 128 bytes a row as
+// f16's 64: three stages of f16's depth would need 288 KiB of shared memory.
+// tile.params(sm_90a AT=f32): BK=32
 // tile.params(sm_80): BM=128 BN=128 BK=32 STAGES=4 THREADS=128 PANEL=8
 // tile.params(gfx942): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8
 // tile.params(gfx90a): BM=128 BN=128 BK=32 STAGES=2 THREADS=256 PANEL=8

@@ -64,8 +64,9 @@ static constexpr MmaEntry kMmaSync[] = {
 };
 
 // sm_90a wgmma: f32 accumulators for floats, 8-bit floats in any OCP
-// combination; s32 for 8-bit integers (signless i8 read as s8). `n` is the
-// widest instruction (MmaAttr::hasWgmmaWidth() says which narrower exist).
+// combination, f32 operands as tf32 (as mma.sync's); s32 for 8-bit
+// integers (signless i8 read as s8). `n` is the widest instruction
+// (MmaAttr::hasWgmmaWidth() says which narrower exist).
 static constexpr MmaEntry kWgmma[] = {
     {MmaFamily::wgmma, 64, 256, 16, Elt::f16, Elt::f16, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 16, Elt::bf16, Elt::bf16, Elt::f32},
@@ -73,6 +74,7 @@ static constexpr MmaEntry kWgmma[] = {
     {MmaFamily::wgmma, 64, 256, 32, Elt::e4m3, Elt::e5m2, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e4m3, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 32, Elt::e5m2, Elt::e5m2, Elt::f32},
+    {MmaFamily::wgmma, 64, 256, 8, Elt::f32, Elt::f32, Elt::f32},
     {MmaFamily::wgmma, 64, 256, 32, Elt::i8, Elt::i8, Elt::i32},
 };
 

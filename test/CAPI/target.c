@@ -52,7 +52,7 @@ int main(void) {
   printTarget(ctx, "sm_90a");
   printTarget(ctx, "gfx942");
   // CHECK-NEXT: sm_80: target 1, warp 32, shared 166912, 5 instructions
-  // CHECK-NEXT: sm_90a: target 1, warp 32, shared 232448, 12 instructions
+  // CHECK-NEXT: sm_90a: target 1, warp 32, shared 232448, 13 instructions
   // CHECK-NEXT: gfx942: target 1, warp 64, shared 65536, 16 instructions
 
   // The most preferred instruction of sm_90a is a wgmma; its shape and
@@ -75,7 +75,7 @@ int main(void) {
   fprintf(stderr, "unknown null: %d\n", mlirAttributeIsNull(unknown));
   // CHECK-NEXT: unknown null: 1
   fprintf(stderr, "past the end null: %d, known chip past the end: %d\n",
-          mlirAttributeIsNull(mlirTileTargetAttrGetMma(sm90a, 12)),
+          mlirAttributeIsNull(mlirTileTargetAttrGetMma(sm90a, 13)),
           (int)mlirTileGetKnownChip(7).length);
   // CHECK-NEXT: past the end null: 1, known chip past the end: 0
   fprintf(

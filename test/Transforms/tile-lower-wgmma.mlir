@@ -120,6 +120,49 @@ func.func @int8(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
 
 // -----
 
+// f32 operands stored K innermost run as tf32 wgmma, k8 (32-byte swizzle
+// atoms of eight elements); stored K x N, B keeps the gemm on mma.sync.
+// CHECK-LABEL: func.func @tf32_nt
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-LABEL: func.func @tf32_nn
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvgpu.mma.sync
+func.func @tf32_nt(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf32> -> memref<64x64xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf32> -> memref<64x64xf32, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf {transpose_b} : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+func.func @tf32_nn(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<64x64xf32, #tile.fragment>
+    tile.clear %Cf : memref<64x64xf32, #tile.fragment>
+    tile.copy %A[%c0, %c0] -> %As : memref<?x?xf32> -> memref<64x64xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<?x?xf32> -> memref<64x64xf32, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs -> %Cf : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, #tile.fragment>
+    tile.copy %Cf -> %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
 // B stored K x N: 8-bit wgmma reads K-major operands only, so the gemm
 // stays on mma.sync.
 // CHECK-LABEL: func.func @int8_nn

@@ -560,8 +560,9 @@ mlir::tile::planWgmma(MmaAttr mma, bool aShared, bool bShared, bool transposeA,
     return std::nullopt;
   Type a = mma.getA();
   int64_t instrK = mma.getK();
-  // 8-bit operands are read K-major only (A stored M x K, B stored N x K).
-  if (a.getIntOrFloatBitWidth() == 8 && (transposeA || !transposeB))
+  // Only 16-bit operands may be M/N-major; 8-bit and tf32 ones are read
+  // K-major only (A stored M x K, B stored N x K).
+  if (a.getIntOrFloatBitWidth() != 16 && (transposeA || !transposeB))
     return std::nullopt;
   // Shared operands are read through swizzled descriptors: every operand
   // needs 8-row groups and rows of at least one 32-byte swizzle atom.

@@ -86,8 +86,8 @@ struct WgmmaPlan {
 /// types the gemm's are), with A and B stored as `aShape` / `bShape`
 /// (transposed as the gemm says) and an M x N x K tile on `threads`
 /// threads, when that instruction can run it: both operands in shared
-/// memory (`aShared`, `bShared`) and swizzlable, 8-bit operands stored
-/// K-major, M a multiple of 64 per warpgroup, N of 8, K of the
+/// memory (`aShared`, `bShared`) and swizzlable, 8-bit and 32-bit (tf32)
+/// operands stored K-major, M a multiple of 64 per warpgroup, N of 8, K of the
 /// instruction's, and whole warpgroups. std::nullopt otherwise.
 std::optional<WgmmaPlan>
 planWgmma(MmaAttr mma, bool aShared, bool bShared, bool transposeA,

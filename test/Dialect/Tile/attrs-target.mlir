@@ -50,6 +50,7 @@ func.func private @table_in_full() attributes {
                           #tile.mma<wgmma m64n256k32, f8E4M3FN x f8E5M2 -> f32>,
                           #tile.mma<wgmma m64n256k32, f8E5M2 x f8E4M3FN -> f32>,
                           #tile.mma<wgmma m64n256k32, f8E5M2 x f8E5M2 -> f32>,
+                          #tile.mma<wgmma m64n256k8, f32 x f32 -> f32>,
                           #tile.mma<wgmma m64n256k32, i8 x i8 -> i32>,
                           #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32>,
                           #tile.mma<mma_sync m16n8k16, f16 x f16 -> f16>,

@@ -391,7 +391,11 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
     }
     acc.push_back(s);
   }
-  auto wgmmaType = [](Type t) {
+  // An operand's type (f32 multiplicands are read as tf32) or, with
+  // `accumulator`, C's.
+  auto wgmmaType = [](Type t, bool accumulator = false) {
+    if (t.isF32())
+      return accumulator ? NVVM::WGMMATypes::f32 : NVVM::WGMMATypes::tf32;
     if (t.isBF16())
       return NVVM::WGMMATypes::bf16;
     if (isa<Float8E4M3FNType>(t))
@@ -402,8 +406,6 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
       return NVVM::WGMMATypes::s8;
     if (t.isInteger(32))
       return NVVM::WGMMATypes::s32;
-    if (t.isF32())
-      return NVVM::WGMMATypes::f32;
     return NVVM::WGMMATypes::f16;
   };
   // Register A of k step `ks`: four 32-bit registers of two elements.
@@ -448,7 +450,7 @@ LoweringContext::lowerWgmma(GemmOp op, const WgmmaPlan &plan) {
             NVVM::MMAShapeAttr::get(ctx, 64, plan.instrN, plan.k),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(aElt)),
             NVVM::WGMMATypesAttr::get(ctx, wgmmaType(bElt)),
-            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(cElt)),
+            NVVM::WGMMATypesAttr::get(ctx, wgmmaType(cElt, true)),
             NVVM::WGMMAScaleOutAttr::get(ctx, promote && ks == 0
                                                   ? NVVM::WGMMAScaleOut::zero
                                                   : NVVM::WGMMAScaleOut::one),
