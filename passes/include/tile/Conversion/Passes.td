@@ -192,22 +192,22 @@ def TileFlushDenormals
 }
 
 def TileCheckLowered : Pass<"tile-check-lowered", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "report, where they are written, operations no conversion lowered";
+  let summary = "report operations no conversion lowered, at their source";
   let description = [{
     Serialization translates each GPU module to LLVM IR and stops at the
     first operation outside the LLVM dialect and its NVVM and ROCDL
     extensions, with "LLVM Translation failed" and no location: by then
     `strip-debuginfo` has run; and an operation of the other vendor's
     extension (a ROCDL intrinsic in a module compiled for an NVIDIA chip)
-    aborts the backend's instruction selection. `tile-to-nvvm` and `tile-to-rocdl` run this
-    pass on each kernel module after its conversions and before the
-    locations are stripped, so that an operation no conversion handles
-    (`math.tanh` on an fp8 type, for which neither libdevice nor OCML has a
-    function) is reported at its place in the source, naming the operation
-    and its types, as is an operation of the other vendor (the module's is
-    AMD where it has a `#rocdl.target`, NVIDIA otherwise). A conversion cast
-    left over with no such operation behind it is reported with the type it
-    could not convert.
+    aborts the backend's instruction selection. `tile-to-nvvm` and
+    `tile-to-rocdl` run this pass on each kernel module after its
+    conversions and before the locations are stripped, so that an operation
+    no conversion handles (`math.tanh` on an fp8 type, for which neither
+    libdevice nor OCML has a function) is reported at its place in the
+    source, naming the operation and its types, as is an operation of the
+    other vendor (the module's is AMD where it has a `#rocdl.target`, NVIDIA
+    otherwise). A conversion cast left over with no such operation behind it
+    is reported with the type it could not convert.
 
     Input:
 
