@@ -258,16 +258,27 @@ func.func @prologue_load(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %Q: memref<?x
 
 // -----
 
-// A kernel with a tile.cluster_reduce is not warp-specialized: the cluster
-// barriers of the reduction need every thread of the block, and a
-// producer warpgroup would never reach them. Its loop is a cp.async
-// pipeline of the kernel's own 256 threads.
+// K split across a cluster: the tile.cluster_reduce after the loop runs
+// once, so the loop is warp-specialized. Its two cluster barriers need
+// every thread of the cluster: the consumers take them in the reduction,
+// the producer warpgroup after issuing its loads.
 
 // CHECK-LABEL: func.func @splitk_cluster
-// CHECK-NOT:   tile.producer_threads
-// CHECK:       nvvm.cp.async.commit.group
+// CHECK:       tile.producer_threads = 128
+// CHECK:       nvvm.setmaxregister increase
 // CHECK:       nvvm.cluster.arrive
-// CHECK-NOT:   setmaxregister
+// CHECK-NEXT:  nvvm.cluster.wait
+// CHECK:       tile.remote_load
+// CHECK:       nvvm.cluster.arrive
+// CHECK-NEXT:  nvvm.cluster.wait
+// CHECK-NEXT:  } else {
+// CHECK-NEXT:  nvvm.setmaxregister decrease
+// CHECK:       nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:       nvvm.cluster.arrive
+// CHECK-NEXT:  nvvm.cluster.wait
+// CHECK-NEXT:  nvvm.cluster.arrive
+// CHECK-NEXT:  nvvm.cluster.wait
+// CHECK-NEXT:  } {tile.consumers}
 func.func @splitk_cluster(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -338,6 +349,47 @@ func.func @pipelined_k_slices(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memr
       tile.gemm %A1, %B1 -> %Cf : memref<64x32xf16, strided<[64, 1], offset: 32>, #gpu.address_space<workgroup>>, memref<32x128xf16, strided<[128, 1], offset: 4096>, #gpu.address_space<workgroup>> -> memref<64x128xf32, #tile.fragment>
     }
     tile.copy %Cf -> %C[%c0, %c0] : memref<64x128xf32, #tile.fragment> -> memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile.cluster_reduce that does not follow the loop once (here it runs
+// in a loop of its own) would take its cluster barriers a number of times
+// the producer cannot count: no warp specialization, the loop is a
+// cp.async pipeline of the kernel's own 256 threads.
+
+// CHECK-LABEL: func.func @splitk_cluster_repeated
+// CHECK-NOT:   tile.producer_threads
+// CHECK:       nvvm.cp.async.commit.group
+// CHECK:       nvvm.cluster.arrive
+// CHECK-NOT:   setmaxregister
+func.func @splitk_cluster_repeated(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %steps = arith.ceildivui %K, %c64 : index
+  tile.kernel blocks(%bx, %bz) in (%c1, %c2) threads(256) cluster(1, 2) {
+    %As = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<128x128xf32, #tile.fragment>
+    %Cs = tile.alloc : memref<128x128xf32, #gpu.address_space<workgroup>>
+    tile.clear %Cf : memref<128x128xf32, #tile.fragment>
+    %n = arith.muli %bx, %c128 : index
+    tile.pipelined %k = %c0 to %steps step %c1 stages(4) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%kk, %n] -> %Bs : memref<?x?xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<128x128xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %Cs : memref<128x128xf32, #tile.fragment> -> memref<128x128xf32, #gpu.address_space<workgroup>>
+    scf.for %r = %c0 to %c2 step %c1 {
+      tile.cluster_reduce add %Cs -> %C[%r, %n] : memref<128x128xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
+    }
   }
   return
 }

@@ -1021,6 +1021,16 @@ static void warpSpecialize(
   Value issuer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tid,
                                        idx(pb, consumerThreads));
   auto issue = scf::IfOp::create(pb, loc, issuer, /*withElse=*/false);
+  // The consumers' cluster-wide collectives (after the loop, each once)
+  // wait for every thread of the cluster: the producer warpgroup takes
+  // their barriers after its loads.
+  {
+    OpBuilder cb(split.elseBlock()->getTerminator());
+    consumerBlock->walk([&](ClusterReduceOp) {
+      for (int64_t i = 0; i < kClusterReduceBarriers; ++i)
+        clusterSync(cb);
+    });
+  }
   pb.setInsertionPoint(issue.thenBlock()->getTerminator());
   // The block's position in its cluster, for the shared loads: its part of
   // a load's rows (`member`) and the blocks of its group (`mask`).
@@ -1456,14 +1466,19 @@ LogicalResult mlir::tile::pipelineLoop(PipelinedOp loop,
   SmallVector<TmaLoad, 4> tmaLoads;
   // The producer warpgroup joins the kernel's threads: the block must stay
   // within 1024 threads.
-  // A cluster-wide collective needs every thread of the block, which the
-  // producer warpgroup, waiting on its own loop, never brings to it.
-  bool collective = false;
-  kernel.walk([&](ClusterReduceOp) { collective = true; });
+  // A cluster-wide collective needs every thread of the cluster: the
+  // producer warpgroup takes its barriers once its loads are issued, which
+  // it can count only where each collective runs once, directly in the
+  // kernel's body after the loop.
+  bool collectivesOnce = true;
+  kernel.walk([&](ClusterReduceOp op) {
+    collectivesOnce &= op->getBlock() == loop->getBlock() && !tiles &&
+                       op->getParentOp() == kernel && loop->isBeforeInBlock(op);
+  });
   bool specialize = warpSpecializes(options.target) && options.warpSpecialize &&
                     distance > 0 && outside->getParentOp() == kernel &&
                     kernel.getThreads() % 128 == 0 &&
-                    kernel.getThreads() + 128 <= 1024 && !collective;
+                    kernel.getThreads() + 128 <= 1024 && collectivesOnce;
   for (auto [op, copy] : llvm::zip(producers, copies)) {
     std::optional<TmaLoad> load =
         specialize ? planTmaLoad(kernel, op, copy) : std::nullopt;

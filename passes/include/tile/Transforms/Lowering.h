@@ -83,6 +83,10 @@ inline constexpr llvm::StringLiteral kLoweredAttr =
 /// kernel; its barriers must leave the producer out.
 inline constexpr llvm::StringLiteral kConsumerAttr =
     TileDialect::ConsumersAttrHelper::getNameStr();
+/// The cluster barriers (arrive and wait) that one `tile.cluster_reduce`
+/// takes: one before the blocks read each other's tiles, one after. The
+/// producer warpgroup of a warp-specialized kernel takes as many.
+inline constexpr int64_t kClusterReduceBarriers = 2;
 /// Marks the operations by which two consumer warpgroups take turns on the
 /// tensor cores (a unit attribute), and their loop.
 inline constexpr llvm::StringLiteral kTurnAttr =

@@ -384,8 +384,11 @@ def Tile_ClusterReduceOp : Tile_Op<"cluster_reduce", [Tile_InKernel]> {
     (`ld.shared::cluster`); 16-bit floats are combined in f32. The op
     synchronizes the cluster before (so every block's `src` is complete)
     and after (so no block reuses or releases its `src` while another still
-    reads it): every thread of every block of the cluster must reach it,
-    so a kernel holding one is not warp-specialized.
+    reads it): every thread of every block of the cluster must reach it.
+    In a warp-specialized kernel the producer warpgroup takes the same two
+    cluster barriers after its loads, which tile-lower can arrange only
+    where the op runs once, after the pipelined loop; elsewhere the loop
+    is not warp-specialized.
 
     This is a split-K reduction without atomics and without zeroing the
     output first: the blocks that split a tile's K form one cluster, and
