@@ -64,7 +64,7 @@ import options
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # The parameters a table entry sets, and those that select it.
-TUNED = ("BM", "BN", "BK", "STAGES", "THREADS", "POLICY", "PANEL")
+TUNED = ("BM", "BN", "BK", "STAGES", "THREADS", "POLICY", "PANEL", "SPLIT")
 KEYS = ("AT", "CT", "OT")
 DEFAULT_SPACE = {"BM": ["128", "256"], "BN": ["128", "256"],
                  "BK": ["32", "64"], "STAGES": ["2", "3", "4", "5"],

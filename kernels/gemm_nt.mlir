@@ -22,6 +22,12 @@
 //   CT          accumulator type: f32 (f16, bf16) or i32 (i8)
 //   OT          type of C, converted from CT on the way out: f16, bf16,
 //               f32 or i32
+//   SPLIT       blocks one tile's K is split across (1: none), for
+//               shapes of few output tiles and long K: the SPLIT blocks
+//               of a cluster along grid z each walk a share of the K steps
+//               into f32 accumulators and sum their tiles through
+//               distributed shared memory (tile.cluster_reduce), rounding
+//               once to OT as an unsplit tile does (sm_90a; at most 8)
 // The siblings gemm_nn.mlir (B stored K x N) and gemm_tn.mlir (A stored
 // K x M) take the same parameters.
 //
@@ -67,6 +73,7 @@
 //
 // tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
 // tile.params: PANEL=8 RASTER=row CM=1 CN=1 AT=f16 CT=f32 OT=f16
+// tile.params: SPLIT=1
 func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
                    %C: memref<?x?x${OT}>) {
   %c0 = arith.constant 0 : index
@@ -78,9 +85,17 @@ func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
   %N = memref.dim %B, %c0 : memref<?x?x${AT}>
   %gx = arith.ceildivui %N, %bn : index
   %gy = arith.ceildivui %M, %bm : index
+// tile.if(SPLIT=1):
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS})
       rasterize(panel = ${PANEL}, order = ${RASTER})
       cluster(${CN}, ${CM}) {
+// tile.else:
+  %split = arith.constant ${SPLIT} : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) rasterize(panel = ${PANEL}, order = ${RASTER})
+      cluster(${CN}, ${CM}, ${SPLIT}) {
+    %Cs = tile.alloc : memref<${BM}x${BN}x${CT}, #gpu.address_space<workgroup>>
+// tile.endif
     %As = tile.alloc : memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %Bs = tile.alloc : memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
     %Cf = tile.alloc : memref<${BM}x${BN}x${CT}, #tile.fragment>
@@ -90,7 +105,17 @@ func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
     // The last K step reads past K; the masked copies give zeros there.
     %K = memref.dim %A, %c1 : memref<?x?x${AT}>
     %steps = arith.ceildivui %K, %bk : index
+// tile.if(SPLIT=1):
     tile.pipelined %k = %c0 to %steps step %c1 stages(${STAGES}) {
+// tile.else:
+    // This block's share of the steps (none past K: it adds zeros).
+    %kper = arith.ceildivui %steps, %split : index
+    %first0 = arith.muli %bz, %kper : index
+    %first = arith.minui %first0, %steps : index
+    %end = arith.addi %first, %kper : index
+    %last = arith.minui %end, %steps : index
+    tile.pipelined %k = %first to %last step %c1 stages(${STAGES}) {
+// tile.endif
       %kk = arith.muli %k, %bk : index
       tile.copy %A[%m, %kk] -> %As
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #gpu.address_space<workgroup>>
@@ -101,8 +126,17 @@ func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
             memref<${BN}x${BK}x${AT}, #gpu.address_space<workgroup>>
          -> memref<${BM}x${BN}x${CT}, #tile.fragment>
     }
+// tile.if(SPLIT=1):
     tile.copy %Cf -> %C[%m, %n]
         : memref<${BM}x${BN}x${CT}, #tile.fragment> -> memref<?x?x${OT}>
+// tile.else:
+    // The cluster's partial tiles, summed in CT and stored once.
+    tile.copy %Cf -> %Cs
+        : memref<${BM}x${BN}x${CT}, #tile.fragment>
+       -> memref<${BM}x${BN}x${CT}, #gpu.address_space<workgroup>>
+    tile.cluster_reduce add %Cs -> %C[%m, %n]
+        : memref<${BM}x${BN}x${CT}, #gpu.address_space<workgroup>> -> memref<?x?x${OT}>
+// tile.endif
   }
   return
 }

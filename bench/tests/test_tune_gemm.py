@@ -128,6 +128,21 @@ class MakeRulesTest(unittest.TestCase):
         self.assertEqual(tune_gemm.insert_rule(list(table), rule),
                          [via, rule, table[1]])
 
+    def test_split_is_kept(self):
+        # A variant that splits K carries SPLIT into its rule line, which
+        # --dispatch passes to the kernel file as -D SPLIT.
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(tmp, "gemm_nn *x*x* chip=sm_90a : BM=128\n")
+            with open(args.rates) as f:
+                data = json.load(f)
+            data["variants"]["v64"]["SPLIT"] = "4"
+            with open(args.rates, "w") as f:
+                json.dump(data, f)
+            lines = run_rules(args, ["1..16x*x*"])
+        self.assertTrue(lines[1].startswith(
+            "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
+            "THREADS=128 SPLIT=4  # measured"))
+
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:
             args = write_inputs(
