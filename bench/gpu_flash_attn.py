@@ -50,6 +50,23 @@ DIM256 = [("H0", 1, 16, 4096, 4096, 256, False),
           ("H2", 4, 16, 2048, 2048, 256, False),
           ("H3", 4, 16, 2048, 2048, 256, True)]
 
+# Shapes of model layers beyond the paper's, for speed: head dim 64,
+# grouped-query attention (Llama-style 32 query heads on 8 key/value
+# heads), sequences that are not multiples of the tiles and a query
+# shorter than the keys (name, batch, heads_q, heads_kv, seq_q, seq_kv,
+# dim, causal).
+MODELS = [("D0", 8, 16, 16, 2048, 2048, 64, False),
+          ("D1", 8, 16, 16, 2048, 2048, 64, True),
+          ("D2", 2, 8, 8, 4096, 4096, 64, False),
+          ("G0", 4, 32, 8, 4096, 4096, 128, True),
+          ("G1", 1, 32, 8, 8192, 8192, 128, True),
+          ("G2", 16, 32, 8, 1024, 1024, 128, True),
+          ("G3", 2, 64, 8, 2048, 2048, 128, False),
+          ("G4", 2, 16, 8, 4096, 4096, 256, True),
+          ("R0", 4, 32, 32, 3000, 3000, 128, True),
+          ("R1", 4, 16, 16, 1500, 1500, 128, False),
+          ("X0", 8, 16, 16, 1024, 4096, 128, False)]
+
 # Correctness only: (batch, heads_q, heads_kv, seq_q, seq_kv, dim, causal).
 EDGES = [(1, 2, 2, 1, 1, 128, False), (1, 2, 2, 1, 1, 128, True),
          (2, 4, 4, 77, 77, 128, True), (1, 3, 3, 1000, 1000, 128, False),
@@ -120,8 +137,9 @@ def main():
     ap.add_argument("--check-only", action="store_true",
                     help="correctness cases only, no timing")
     ap.add_argument("--shapes", default="paper,edges",
-                    help="any of paper, edges and d256 (speed shapes of "
-                         "head dim 256), comma-separated")
+                    help="any of paper, edges, d256 (speed shapes of "
+                         "head dim 256) and models (head dim 64, GQA, "
+                         "ragged), comma-separated")
     ap.add_argument("--dims", default="64,128,256",
                     help="head dims whose variants exist (the correctness "
                          "cases of other dims are skipped)")
@@ -273,33 +291,52 @@ def main():
         print("|---|---|---|---|---|---|")
         print("\n".join(rows) + "\n")
 
-    speed = [x for group, shapes in (("paper", PAPER), ("d256", DIM256))
-             if group in args.shapes.split(",") for x in shapes]
+    def with_kv_heads(shape):
+        name, b, h, sq, skv, d, causal = shape
+        return (name, b, h, h, sq, skv, d, causal)
+
+    groups = (("paper", [with_kv_heads(x) for x in PAPER]),
+              ("d256", [with_kv_heads(x) for x in DIM256]),
+              ("models", MODELS))
+    dims = {int(x) for x in args.dims.split(",")}
+    speed = [x for group, shapes in groups
+             if group in args.shapes.split(",") for x in shapes
+             if x[6] in dims]
     if speed and not args.small:
         print("### Speed (TFLOP/s)\n")
-        print("| type | shape | B,H,S,D,causal | check | tile | cuDNN | "
-              "flash | tile / best | tile spread (min-max ms) |")
+        print("GQA shapes: torch with `enable_gqa=True`, and with K and V "
+              "repeated to every query head; the fastest counted.\n")
+        print("| type | shape | B,Hq/Hkv,Sq,Skv,D,causal | check | tile | "
+              "cuDNN | flash | tile / best | tile spread (min-max ms) |")
         print("|---|---|---|---|---|---|---|---|---|")
         ratios = {t: [] for t in types}
         for t in types:
-            for (name, b, h, sq, skv, d, causal) in speed:
-                ok, text = check(t, b, h, h, sq, skv, d, causal)
+            for (name, b, hq, hkv, sq, skv, d, causal) in speed:
+                label = f"{b},{hq}/{hkv},{sq},{skv},{d},{causal}"
+                ok, text = check(t, b, hq, hkv, sq, skv, d, causal)
                 if args.check_only:
-                    print(f"| {t} | {name} | {b},{h},{sq},{d},{causal} | "
-                          f"{text} | | | | | |")
+                    print(f"| {t} | {name} | {label} | {text} | | | | | |")
                     continue
-                q, k, v = inputs(t, b, h, h, sq, skv, d)
+                q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
                 out = torch.empty_like(q)
                 lse = no_lse(q)
                 scale = 1.0 / math.sqrt(d)
                 kern = kernel(t, d, causal)
-                flops = 4.0 * b * h * sq * skv * d / (2 if causal else 1)
+                flops = 4.0 * b * hq * sq * skv * d / (2 if causal else 1)
+                # torch's ways to run the same attention: GQA natively,
+                # and on K and V repeated to every query head.
+                forms = [(k, v, {})]
+                if hq != hkv:
+                    forms = [(k, v, {"enable_gqa": True}),
+                             (k.repeat_interleave(hq // hkv, dim=1),
+                              v.repeat_interleave(hq // hkv, dim=1), {})]
 
                 def sdpa(backend):
                     def fn():
                         with sdpa_kernel(backend):
                             F.scaled_dot_product_attention(
-                                q, k, v, is_causal=causal, scale=scale)
+                                q, kf, vf, is_causal=causal, scale=scale,
+                                **extra)
                     return fn
 
                 def tflops(ms):
@@ -307,21 +344,29 @@ def main():
 
                 backends = {"cudnn": SDPBackend.CUDNN_ATTENTION,
                             "flash": SDPBackend.FLASH_ATTENTION}
-                before = {}
-                for name_b, be in backends.items():
-                    try:
-                        before[name_b] = time_graph(sdpa(be), args.reps)[0]
-                    except RuntimeError:
-                        before[name_b] = None
+
+                def time_torch():
+                    nonlocal kf, vf, extra
+                    got = {}
+                    for name_b, be in backends.items():
+                        for kf, vf, extra in forms:
+                            try:
+                                ms = time_graph(sdpa(be), args.reps)[0]
+                            except RuntimeError:
+                                continue
+                            if name_b not in got or ms < got[name_b]:
+                                got[name_b] = ms
+                    return got
+
+                kf = vf = extra = None
+                before = time_torch()
                 mine = time_graph(lambda: kern(q, k, v, out, lse, scale),
                                   args.reps)
+                after = time_torch()
                 best = {}
-                for name_b, be in backends.items():
-                    try:
-                        after = time_graph(sdpa(be), args.reps)[0]
-                    except RuntimeError:
-                        after = None
-                    got = [x for x in (before[name_b], after) if x]
+                for name_b in backends:
+                    got = [x for x in (before.get(name_b), after.get(name_b))
+                           if x]
                     best[name_b] = min(got) if got else None
                 ref_ms = min(x for x in best.values() if x)
                 ratio = ref_ms / mine[0]
@@ -329,7 +374,7 @@ def main():
 
                 def cell(ms):
                     return f"{tflops(ms):.0f}" if ms else "n/a"
-                print(f"| {t} | {name} | {b},{h},{sq},{d},{causal} | "
+                print(f"| {t} | {name} | {label} | "
                       f"{text} | {cell(mine[0])} | {cell(best['cudnn'])} | "
                       f"{cell(best['flash'])} | {ratio:.2f}x | "
                       f"{mine[1]:.3f}-{mine[2]:.3f} |")

@@ -207,7 +207,8 @@ def w4_configs(root):
 
 
 def dry(args):
-    self_check()
+    if not args.nk:
+        self_check()
     print(f"shape lists: {len(GEMV_SHAPES)} GEMV shapes, {len(RAGGED)} "
           f"ragged, {len(GEMM_SHAPES)} GEMM shapes: ok")
     if not args.kernels:
@@ -506,6 +507,9 @@ def main():
                         help="part (c): only these folders (comma-separated)")
     parser.add_argument("--check-only", action="store_true",
                         help="check correctness; time nothing")
+    parser.add_argument("--nk", default="",
+                        help="parts (a) and (c): these NxK shapes "
+                             "(comma-separated) in place of V0-V7")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: check the shape lists and, with "
                              "--kernels, list the artifacts")
@@ -515,6 +519,13 @@ def main():
     if unknown:
         parser.error("--configs: no W4A16 GEMV configuration named "
                      + ", ".join(sorted(unknown)))
+    if args.nk:
+        global GEMV_SHAPES
+        try:
+            GEMV_SHAPES = [(f"{n}x{k}", int(n), int(k)) for n, k in
+                           (x.split("x") for x in args.nk.split(","))]
+        except ValueError:
+            parser.error(f"--nk: '{args.nk}' is not a list of NxK")
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if args.dry:
         return dry(args)

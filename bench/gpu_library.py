@@ -325,7 +325,8 @@ def run(args):
             if ratios:
                 g, low = geomean(ratios), min(ratios)
                 verdict = "meets" if g >= DISPATCH_GOAL and \
-                    low >= DISPATCH_FLOOR and len(ratios) == 40 else "misses"
+                    low >= DISPATCH_FLOOR and \
+                    len(ratios) == len(part_b_shapes(args)) else "misses"
                 summary.append([layout.upper(), t, len(ratios), f"{g:.3f}",
                                 f"{low:.2f}", verdict])
         if summary:
