@@ -44,7 +44,7 @@
 //   PERSISTENT  true: one block per SM walks the tiles (tile-compile's
 //            --persistent, through the tile.options line), the producer
 //            loading the next tile's K, V and Q while the consumers finish
-//            this one. The default for head dim 128 on sm_90a, where it
+//            this one. The default for head dims 64 and 128 on sm_90a, where it
 //            measured faster (docs/FlashAttention.md); causal tiles
 //            differ in length, so persistent causal kernels take them in
 //            pairs of equal work (CHUNK)
@@ -78,6 +78,7 @@
 // tile.params(sm_80 D=256): BN=32
 // tile.params(sm_90a CAUSAL=true): PANEL=8
 // tile.params(sm_90a D=128): PERSISTENT=true
+// tile.params(sm_90a D=64): PERSISTENT=true
 // tile.params(CAUSAL=true PERSISTENT=true): PANEL=1 CHUNK=2
 // tile.options(sm_90a): persistent=${PERSISTENT} index-bitwidth=32 fast-math=true
 // tile.options(sm_80): fast-math=true
