@@ -44,6 +44,7 @@ enum {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
@@ -473,6 +474,20 @@ tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
                (CUfunction)function,
                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus
+tileRtFunctionAllowNonPortableClusterSize(tileRtFunction *function) {
+  REQUIRE_CONTEXT();
+  if (!function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT, "null function");
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return TILE_RT_SUCCESS;
+  CU_CHECK(driver.cuFuncSetAttribute(
+               (CUfunction)function,
+               CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+           "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
   return TILE_RT_SUCCESS;
 }
 

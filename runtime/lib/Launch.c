@@ -247,6 +247,10 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     if (s == TILE_RT_SUCCESS && manifest->sharedBytes > 48 * 1024)
       s = tileRtFunctionSetMaxDynamicSharedMemory(k->function,
                                                   manifest->sharedBytes);
+    // Clusters of more than 8 blocks launch only where the kernel asks.
+    if (s == TILE_RT_SUCCESS &&
+        manifest->cluster[0] * manifest->cluster[1] * manifest->cluster[2] > 8)
+      s = tileRtFunctionAllowNonPortableClusterSize(k->function);
     // A property of the kernel, its block and its shared memory: found
     // once, not per launch.
     if (s == TILE_RT_SUCCESS && tileRtManifestUsesResidentBlocks(manifest)) {

@@ -42,6 +42,7 @@ SM90-NEXT: misaligned Y and Z: Y = X, Z = X; 1 zeroing kernel, 1 memset, plain l
 SM90-NEXT: without dependent-launch: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM90-NEXT: cluster: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 0 modules loaded
 SM90-NEXT: cluster of 2 over 3 blocks: TILE_RT_ERROR_DRIVER: cuLaunchKernelEx failed: CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due to cluster misconfiguration)
+SM90-NEXT: cluster of 16: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 0 modules loaded
 SM90-NEXT: after re-initialising: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 1 module loaded
 SM90-NEXT: zeroing kernel refused: TILE_RT_ERROR_DRIVER: the runtime's zeroing kernel: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)
 SM90-NEXT: stand-in driver: image refused
@@ -63,6 +64,7 @@ SM80-NEXT: misaligned Y and Z: Y = X, Z = X; 0 zeroing kernels, 2 memsets, plain
 SM80-NEXT: without dependent-launch: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: cluster: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: cluster of 2 over 3 blocks: TILE_RT_ERROR_DRIVER: cuLaunchKernelEx failed: CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due to cluster misconfiguration)
+SM80-NEXT: cluster of 16: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: after re-initialising: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: zeroing kernel refused: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
 SM80-NEXT: then accepted: Y = X; 0 zeroing kernels, 1 memset, plain launch, 0 modules loaded
@@ -390,6 +392,12 @@ int main(int argc, char **argv) {
   run(&(Case){"cluster", cluster, .n = 16, .size = 16, .blocks = 2});
   run(&(Case){"cluster of 2 over 3 blocks", cluster, .n = 16, .size = 16,
               .blocks = 3});
+  // A cluster of 16 blocks (more than sm_90's portable 8) launches: the
+  // runtime lets the kernel use non-portable cluster sizes when it loads.
+  tileRtKernel *cluster16 = accumKernel(dir, "cluster16.manifest", "zero Y\n",
+                                        "dependent-launch\ncluster 16\n");
+  run(&(Case){"cluster of 16", cluster16, .n = 16, .size = 16, .blocks = 16});
+  tileRtKernelDestroy(cluster16);
   tileRtKernelDestroy(plain);
   tileRtKernelDestroy(cluster);
   tileRtKernelDestroy(yz);

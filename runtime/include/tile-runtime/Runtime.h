@@ -497,6 +497,11 @@ tileRtStatus tileRtModuleGetFunction(tileRtModule *module, const char *name,
 /// above 48 KiB).
 tileRtStatus tileRtFunctionSetMaxDynamicSharedMemory(tileRtFunction *function,
                                                      unsigned bytes);
+/// Lets `function` launch in clusters of more than 8 blocks (up to 16, the
+/// "non-portable" sizes that sm_90 allows per kernel); a no-op on HIP,
+/// which has no clusters.
+tileRtStatus
+tileRtFunctionAllowNonPortableClusterSize(tileRtFunction *function);
 /// The blocks of `function`, launched with `blockThreads` threads and
 /// `sharedBytes` of dynamic shared memory each, that the device holds at
 /// once: those one multiprocessor (compute unit) runs together

@@ -19,7 +19,9 @@
 // cuInit fail with that code, and FAKE_CUDA_COMPUTE_CAPABILITY ("8.0")
 // sets the device's compute capability (default 9.0); a module image that
 // contains the text of FAKE_CUDA_REFUSE_IMAGE fails to load. cuLaunchKernelEx
-// takes the cluster and the programmatic stream serialization attributes.
+// takes the cluster and the programmatic stream serialization attributes;
+// clusters of more than 8 blocks need the kernel's
+// NON_PORTABLE_CLUSTER_SIZE_ALLOWED attribute, as on sm_90.
 // fakeCudaLastLaunch reports the kernel, geometry and stream of
 // the last launch, so tests can tell which variant of a manifest ran, and
 // on which stream; fakeCudaLastDescriptor the descriptors the last GEMM
@@ -314,13 +316,15 @@ static void gemmTnF16(const unsigned grid[3], const unsigned block[3],
 typedef struct KernelEntry {
   const char *name;
   Kernel kernel;
+  /// Set by cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1).
+  int nonPortableClusters;
 } KernelEntry;
 
 static KernelEntry kernels[] = {
-    {"vadd_f32", vaddF32},          {"add2d_f16", add2dF16},
-    {"add2d_f16_tma", add2dF16Tma}, {"gemm_f16", gemmF16},
-    {"gemm_tn_f16", gemmTnF16},     {"accum_f32", accumF32},
-    {"tile_rt_zero", zeroChunks},   {"nop", nop}};
+    {"vadd_f32", vaddF32, 0},          {"add2d_f16", add2dF16, 0},
+    {"add2d_f16_tma", add2dF16Tma, 0}, {"gemm_f16", gemmF16, 0},
+    {"gemm_tn_f16", gemmTnF16, 0},     {"accum_f32", accumF32, 0},
+    {"tile_rt_zero", zeroChunks, 0},   {"nop", nop, 0}};
 
 /// The last operation enqueued (a kernel's name, or "memset") and its
 /// stream: what a dependent launch may overlap.
@@ -389,7 +393,10 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
 }
 
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
-  (void)function;
+  if (attribute == 14) { // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    ((KernelEntry *)function)->nonPortableClusters = value;
+    return OK;
+  }
   return attribute == 8 && value > 232448 ? INVALID_VALUE : OK;
 }
 
@@ -445,15 +452,22 @@ long fakeCudaDependentLaunches(long *afterZero) {
 }
 
 /// Checks the cluster attribute against the grid; INVALID_CLUSTER_SIZE
-/// where a dimension is 0 or does not divide the grid's.
+/// where a dimension is 0 or does not divide the grid's, or the cluster
+/// has more than 8 blocks (16 where the kernel allows non-portable sizes).
 static CUresult checkCluster(const LaunchConfig *config,
-                             const LaunchAttribute *attr) {
+                             const LaunchAttribute *attr,
+                             const KernelEntry *kernel) {
+  unsigned blocks = 1;
   for (int d = 0; d < 3; ++d) {
     unsigned c = attr->value.clusterDim[d];
     if (c == 0 || config->grid[d] % c)
       return INVALID_CLUSTER_SIZE;
+    blocks *= c;
   }
-  return OK;
+  // As sm_90: 8 blocks, or 16 for a kernel that allows non-portable sizes.
+  return blocks > (kernel->nonPortableClusters ? 16u : 8u)
+             ? INVALID_CLUSTER_SIZE
+             : OK;
 }
 
 CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
@@ -463,7 +477,7 @@ CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const LaunchAttribute *attr = &config->attrs[i];
     if (attr->id == 4) { // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-      CUresult r = checkCluster(config, attr);
+      CUresult r = checkCluster(config, attr, (const KernelEntry *)function);
       if (r != OK)
         return r;
     } else if (attr->id == 6) { // ..._PROGRAMMATIC_STREAM_SERIALIZATION
