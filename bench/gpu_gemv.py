@@ -509,7 +509,8 @@ def main():
                         help="check correctness; time nothing")
     parser.add_argument("--nk", default="",
                         help="parts (a) and (c): these NxK shapes "
-                             "(comma-separated) in place of V0-V7")
+                             "(comma-separated), or `models` (ten of Llama- "
+                             "and Mistral-sized layers), in place of V0-V7")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: check the shape lists and, with "
                              "--kernels, list the artifacts")
@@ -522,8 +523,9 @@ def main():
     if args.nk:
         global GEMV_SHAPES
         try:
-            GEMV_SHAPES = [(f"{n}x{k}", int(n), int(k)) for n, k in
-                           (x.split("x") for x in args.nk.split(","))]
+            pairs = shapes.MODEL_GEMV if args.nk == "models" else [
+                x.split("x") for x in args.nk.split(",")]
+            GEMV_SHAPES = [(f"{n}x{k}", int(n), int(k)) for n, k in pairs]
         except ValueError:
             parser.error(f"--nk: '{args.nk}' is not a list of NxK")
     sys.path.insert(0, os.path.join(ROOT, "python"))

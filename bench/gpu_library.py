@@ -106,18 +106,20 @@ def operand_shapes(layout, m, n, k):
 
 
 def part_b_shapes(args):
-    """The (label, M, N, K) of part (b): --shapes where given, else the 40
-    LLM shapes."""
+    """The (label, M, N, K) of part (b): --shapes where given (`models`:
+    shapes.MODEL_GEMM), else the 40 LLM shapes."""
     if not args.shapes:
         return llm_shapes()
-    shapes = []
+    if args.shapes == "models":
+        return [(f"M={m}", m, n, k) for m, n, k in shapes.MODEL_GEMM]
+    given = []
     for text in args.shapes.split(","):
         try:
             m, n, k = (int(v) for v in text.lower().split("x"))
         except ValueError:
             raise SystemExit(f"--shapes: '{text}' is not MxNxK")
-        shapes.append((f"M={m}", m, n, k))
-    return shapes
+        given.append((f"M={m}", m, n, k))
+    return given
 
 
 def artifacts(root, layouts=LAYOUTS):
@@ -377,7 +379,9 @@ def main():
                         help="check correctness; time nothing")
     parser.add_argument("--shapes", default="",
                         help="part (b) on these MxNxK shapes (comma "
-                             "separated) instead of the 40 LLM shapes")
+                             "separated), or `models` (22 shapes of Llama- "
+                             "and Mistral-sized layers), instead of the 40 "
+                             "LLM shapes")
     parser.add_argument("--layouts", default=",".join(LAYOUTS),
                         help="part (b): the layouts to run (comma "
                              "separated, of " + ",".join(LAYOUTS) + ")")

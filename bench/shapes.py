@@ -29,3 +29,21 @@ def named(shapes, *names):
     """The entries of `shapes` called `names`, in that order."""
     by_name = {s[0]: s for s in shapes}
     return [by_name[n] for n in names]
+
+
+# GEMM shapes of Llama- and Mistral-sized layers beyond the paper's (M, N,
+# K): decode and prefill M on the N x K of 4096-, 5120- and 14336-wide
+# models (QKV with grouped-query heads: 6144; MLP: 11008, 13824, 14336).
+MODEL_GEMM = [(1, 6144, 4096), (1, 11008, 4096), (1, 4096, 11008),
+              (8, 4096, 4096), (8, 14336, 4096), (32, 5120, 5120),
+              (32, 4096, 14336), (128, 6144, 4096), (128, 13824, 5120),
+              (512, 4096, 4096), (512, 11008, 4096), (512, 4096, 11008),
+              (2048, 6144, 4096), (2048, 14336, 4096), (2048, 4096, 14336),
+              (2048, 5120, 5120), (3000, 11008, 4096), (3000, 4096, 11008),
+              (6144, 4096, 4096), (6144, 13824, 5120), (6144, 5120, 13824),
+              (16384, 4096, 4096)]
+
+# Matrix-vector N x K of the same layers (and a 32000-row LM head).
+MODEL_GEMV = [(4096, 4096), (11008, 4096), (4096, 11008), (6144, 4096),
+              (14336, 4096), (4096, 14336), (5120, 5120), (13824, 5120),
+              (1024, 4096), (32000, 4096)]
