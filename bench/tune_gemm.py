@@ -33,9 +33,11 @@ Two steps, because compiling needs MLIR and timing needs the GPU:
     python3 bench/tune_gemm.py run --kernels build/tune/nn-f16 \\
         --runtime /tmp/rt/lib/libtile_runtime.so --shapes llm --save nn.json
     python3 bench/tune_gemm.py rules --rates nn.json --rule '1..16x*x*' \\
-        --rule '17..64x*x*' --rule '*x*x*' --table kernels/gemm_tuned.txt
+        --rule '17..64x*x*' --rule '*x*x*' --key 'AT=f16|bf16|i8' \\
+        --table kernels/gemm_tuned.txt
 
-(without a last `--rule '*x*x*'` the table's catch-all rule stays).
+(without a last `--rule '*x*x*'` the table's catch-all rule stays; the
+rules replace those with the same --key set, and carry it).
 
 `compile` skips points that tile-compile rejects (shared memory or
 registers over the chip's budget, tiles the warps cannot split) and prints
@@ -353,11 +355,13 @@ def write_table(path, table):
     print(f"\nwrote {path}")
 
 
-def is_rule(line, kernel, chip):
+def is_rule(line, kernel, chip, keys=()):
     """Whether table `line` is a rule (not an exact shape) of `kernel` for
-    `chip`."""
+    `chip` whose other keys are exactly `keys` (e.g. ("AT=f16|bf16",))."""
     key = entry_key(line)
     if not key or key[0] != kernel or f"chip={chip}" not in key[2]:
+        return False
+    if sorted(k for k in key[2] if k != f"chip={chip}") != sorted(keys):
         return False
     return any(c in key[1] for c in ".*%") and not launches_another(line)
 
@@ -403,9 +407,11 @@ def make_rules(args):
         saved = json.load(f)
     kernel = f"gemm_{saved['layout']}"
     chip = saved["chip"]
+    keys = tuple(args.key)
+    head = " ".join((f"chip={chip}",) + keys)
     table = read_table(args.table)
     # The kernel's catch-all stays unless the rules give a new one.
-    catch_all = [l for l in table if is_rule(l, kernel, chip) and
+    catch_all = [l for l in table if is_rule(l, kernel, chip, keys) and
                  entry_key(l)[1] == "*x*x*"]
     if args.rules[-1] != "*x*x*" and not catch_all:
         raise SystemExit(f"tune_gemm: {args.table} has no catch-all rule "
@@ -416,7 +422,7 @@ def make_rules(args):
     for pattern, name, mean, shapes in chosen:
         params = saved["variants"][name]
         values = " ".join(f"{p}={params[p]}" for p in TUNED if p in params)
-        lines.append(f"{kernel} {pattern} chip={chip} : {values}  # measured:"
+        lines.append(f"{kernel} {pattern} {head} : {values}  # measured:"
                      f" {mean:.2f}x cuBLAS (geometric mean over "
                      f"{len(shapes)} shapes), {saved['types']}, "
                      f"{saved['device']}, {today}")
@@ -424,12 +430,12 @@ def make_rules(args):
               f"{', '.join(shapes)}")
     if args.rules[-1] != "*x*x*":
         lines += catch_all[-1:]
-    # The new rules replace the kernel's rules for the chip, in place of
-    # the first of them.
-    at = next((i for i, l in enumerate(table) if is_rule(l, kernel, chip)),
-              len(table))
-    rest = [l for l in table if not is_rule(l, kernel, chip)]
-    at -= sum(1 for l in table[:at] if is_rule(l, kernel, chip))
+    # The new rules replace the kernel's rules for the chip and keys, in
+    # place of the first of them.
+    at = next((i for i, l in enumerate(table)
+               if is_rule(l, kernel, chip, keys)), len(table))
+    rest = [l for l in table if not is_rule(l, kernel, chip, keys)]
+    at -= sum(1 for l in table[:at] if is_rule(l, kernel, chip, keys))
     write_table(args.table, rest[:at] + lines + rest[at:])
     return 0
 
@@ -472,6 +478,11 @@ def main():
                         "them; without a last '*x*x*' the table's catch-all "
                         "stays")
     u.add_argument("--table", default="kernels/gemm_tuned.txt")
+    u.add_argument("--key", action="append", default=[],
+                   help="KEY=VALUE (or KEY=V1|V2...) the rules carry, e.g. "
+                        "'AT=f16|bf16|i8': they replace the kernel's rules "
+                        "with exactly these keys and apply only where the "
+                        "keys hold")
     args = parser.parse_args()
     steps = {"compile": compile_space, "run": run_space, "rules": make_rules}
     return steps[args.step](args)

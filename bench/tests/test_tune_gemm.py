@@ -35,7 +35,8 @@ def write_inputs(tmp, table_text):
     table = os.path.join(tmp, "table.txt")
     with open(table, "w") as f:
         f.write(table_text)
-    return type("Args", (), {"rates": rates, "table": table, "rules": []})
+    return type("Args", (), {"rates": rates, "table": table, "rules": [],
+                             "key": []})
 
 
 def run_rules(args, rules):
@@ -142,6 +143,24 @@ class MakeRulesTest(unittest.TestCase):
         self.assertTrue(lines[1].startswith(
             "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
             "THREADS=128 SPLIT=4  # measured"))
+
+    def test_keyed_rules(self):
+        # --key writes the key on every rule and replaces only the rules
+        # with exactly those keys: the f32 catch-all stays.
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "gemm_nn 1..64x*x* chip=sm_90a AT=f16|bf16 : BM=64\n"
+                "gemm_nn *x*x* chip=sm_90a AT=f16|bf16 : BM=128  # old\n"
+                "gemm_nn *x*x* chip=sm_90a AT=f32 : BM=128 BK=32\n")
+            args.key = ["AT=f16|bf16"]
+            lines = run_rules(args, ["1..16x*x*"])
+        # (The table gets its header comment first.)
+        self.assertEqual(len(lines), 4)
+        self.assertTrue(lines[1].startswith(
+            "gemm_nn 1..16x*x* chip=sm_90a AT=f16|bf16 : BM=64 "))
+        self.assertEqual(lines[2:], [
+            "gemm_nn *x*x* chip=sm_90a AT=f16|bf16 : BM=128  # old",
+            "gemm_nn *x*x* chip=sm_90a AT=f32 : BM=128 BK=32"])
 
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -1249,8 +1249,9 @@ static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
 /// Reads the entries of the tuned table at `path` that apply to kernel
 /// `stem` with the current `params` and chip. An entry is a line
 ///   KERNEL SHAPE [KEY=VALUE...] : [via=OTHER(ARG, ...)] NAME=VALUE...
-/// [# comment] that applies when every KEY has that VALUE (after -D; the
-/// key `chip` compares with --chip); SHAPE has `rank` dimensions. Lines
+/// [# comment] that applies when every KEY has that VALUE, or one of the
+/// values of KEY=V1|V2|... (after -D; the key `chip` compares with
+/// --chip); SHAPE has `rank` dimensions. Lines
 /// starting with '#' are comments. Malformed lines and assignments to
 /// undeclared parameters are errors (for a via= entry, --dispatch checks
 /// its assignments against the kernel it names).
@@ -1304,10 +1305,15 @@ static LogicalResult readTable(StringRef path, StringRef stem,
       continue;
     bool applies = true;
     for (StringRef key : ArrayRef(words).drop_front(2)) {
-      StringRef name, value;
-      if (!splitAssignment(key, name, value))
+      // NAME=VALUE, or NAME=V1|V2|... for any of the values.
+      auto [name, value] = key.split('=');
+      SmallVector<StringRef> alternatives;
+      value.split(alternatives, '|');
+      if (!key.contains('=') || !isParamName(name) ||
+          !llvm::all_of(alternatives, isParamValue))
         return malformed("malformed key '" + key + "'");
-      applies &= valueOf(name) == value;
+      std::optional<StringRef> have = valueOf(name);
+      applies &= have && llvm::is_contained(alternatives, *have);
     }
     for (StringRef word : values) {
       StringRef name, value;
