@@ -193,9 +193,9 @@ struct tileRtKernel {
   tileRtFunction *function;
   /// Whether the binaries were loaded (tileRtKernelLoad), so it can launch.
   int onDevice;
-  /// The blocks of the kernel the device holds at once, where its grid
-  /// reads them (`resident_blocks`) and it is loaded on the device; else
-  /// -1.
+  /// The blocks of the kernel the device holds at once, where it is loaded
+  /// on the device and its grid reads them (`resident_blocks`) or a costed
+  /// variant names it (its waves are counted); else -1.
   int64_t residentBlocks;
   /// The kernels of the manifest's variants, in order, and for each
   /// parameter of a variant the index of the same-named parameter here (-1
@@ -213,8 +213,10 @@ struct tileRtKernel {
   atomic_flag cacheBusy;
 };
 
+/// Loads `manifest` and, recursively, its variants; `needResident` asks for
+/// the kernel's resident blocks even where its grid does not read them.
 static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
-                             int depth, tileRtKernel **out) {
+                             int depth, int needResident, tileRtKernel **out) {
   *out = NULL;
   if (depth > TILE_RT_MAX_VARIANT_DEPTH)
     return tileRtFail(TILE_RT_ERROR_PARSE,
@@ -253,7 +255,8 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
       s = tileRtFunctionAllowNonPortableClusterSize(k->function);
     // A property of the kernel, its block and its shared memory: found
     // once, not per launch.
-    if (s == TILE_RT_SUCCESS && tileRtManifestUsesResidentBlocks(manifest)) {
+    if (s == TILE_RT_SUCCESS &&
+        (needResident || tileRtManifestUsesResidentBlocks(manifest))) {
       s = tileRtFunctionResidentBlocks(
           k->function,
           manifest->block[0] * manifest->block[1] * manifest->block[2],
@@ -277,8 +280,15 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     s = tileRtManifestParseFile(directive->path, variant);
     if (s == TILE_RT_SUCCESS)
       s = tileRtCheckVariantCompatible(manifest, directive, variant);
+    // A cost weighs the waves of the variant's own grid.
+    if (s == TILE_RT_SUCCESS && directive->cost && !variant->hasKernel)
+      s = tileRtFail(TILE_RT_ERROR_PARSE,
+                     "%s:%d: variant %s has a cost but names no kernel "
+                     "(a cost counts the waves of the variant's grid)",
+                     manifest->path, directive->line, directive->path);
     if (s == TILE_RT_SUCCESS)
-      s = loadTree(variant, onDevice, depth + 1, &k->variants[i]);
+      s = loadTree(variant, onDevice, depth + 1, directive->cost > 0,
+                   &k->variants[i]);
     if (s != TILE_RT_SUCCESS)
       break;
     for (int j = 0; j < variant->numParams; ++j) {
@@ -305,7 +315,7 @@ tileRtStatus tileRtKernelLoad(const tileRtManifest *manifest,
   if (!manifest || !out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest or output");
-  return loadTree(manifest, 1, 0, out);
+  return loadTree(manifest, 1, 0, 0, out);
 }
 
 tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
@@ -313,7 +323,7 @@ tileRtStatus tileRtKernelLoadHost(const tileRtManifest *manifest,
   if (!manifest || !out)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest or output");
-  return loadTree(manifest, 0, 0, out);
+  return loadTree(manifest, 0, 0, 0, out);
 }
 
 /// Parses the manifest at `path` and loads it, on the device or not.
@@ -328,7 +338,7 @@ static tileRtStatus loadFile(const char *path, int onDevice,
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   tileRtStatus s = tileRtManifestParseFile(path, m);
   if (s == TILE_RT_SUCCESS)
-    s = loadTree(m, onDevice, 0, out);
+    s = loadTree(m, onDevice, 0, 0, out);
   free(m);
   return s;
 }
@@ -397,6 +407,226 @@ static void appendViews(char *buf, size_t len, const tileRtManifest *m,
   }
 }
 
+/// The state of one choice among a manifest's candidates (see choose).
+typedef struct Choice {
+  const tileRtArgValue *args;
+  tileRtKernel **target;
+  tileRtArgValue *targetArgs;
+  int explain;
+  char *why;
+  size_t whyLen;
+  /// Why each candidate was passed over (kWhyBytes), with `explain`.
+  char *passed;
+  /// Scratch for a variant's own choice (kWhyBytes each), with `explain`.
+  char *childWhy, *childPassed;
+  /// The manifest's own kernel's reason to be passed over, which a
+  /// fallback's line repeats.
+  const char *ownReason;
+  /// Set once a candidate fitted or an error ended the choice.
+  int done;
+  tileRtStatus result;
+} Choice;
+
+static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
+                           tileRtKernel **target, tileRtArgValue *targetArgs,
+                           int explain, char *why, size_t whyLen, char *passed,
+                           int *noFit);
+
+/// The arguments of `k` bound to the parameters of its variant `i` by name,
+/// as the variant's views show them.
+static void mapArgs(const tileRtKernel *k, int i, const tileRtArgValue *args,
+                    tileRtArgValue *mapped) {
+  const tileRtKernel *child = k->variants[i];
+  for (int j = 0; j < child->manifest.numParams; ++j) {
+    int from = k->argIndex[i][j];
+    if (from < 0) {
+      memset(&mapped[j], 0, sizeof(mapped[j]));
+      continue;
+    }
+    mapped[j] = args[from];
+    if (k->transposed[i][j]) {
+      mapped[j].sizes[0] = args[from].sizes[1];
+      mapped[j].sizes[1] = args[from].sizes[0];
+    }
+  }
+}
+
+/// Ends choice `c` with the error `s` about variant line `line` of `k`.
+static void failChoice(Choice *c, const tileRtKernel *k, int line,
+                       tileRtStatus s) {
+  char msg[1024];
+  snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+  c->result = tileRtFail(s, "%s:%d: %s", k->manifest.path, line, msg);
+  c->done = 1;
+}
+
+/// Tries variant `i` of `k`, whose rule is known to hold: ends the choice
+/// when it (or, recursively, one of its candidates) fits or fails with an
+/// error; else notes why it was passed over. `note` is appended to the
+/// variant's line in `why`.
+static void tryVariant(Choice *c, tileRtKernel *k, int i, const char *note) {
+  const tileRtVariant *v = &k->manifest.variants[i];
+  const char *kind = v->isFallback ? "fallback" : "variant";
+  const tileRtView *refused = refusedView(v, c->args);
+  if (refused) {
+    if (c->explain) {
+      const int64_t *sizes = c->args[refused->param].sizes;
+      char reason[512];
+      snprintf(reason, sizeof(reason),
+               "view '%s %s' needs a dimension of extent 1, got %lldx%lld",
+               tileRtViewName(refused->kind),
+               k->manifest.params[refused->param].name, (long long)sizes[0],
+               (long long)sizes[1]);
+      append(c->passed, kWhyBytes, "%svariant %s: %s", c->passed[0] ? "; " : "",
+             v->path, reason);
+      append(c->why, c->whyLen, "passed over %s %s: %s\n", kind, v->path,
+             reason);
+    }
+    return;
+  }
+  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+  mapArgs(k, i, c->args, mapped);
+  if (c->explain)
+    c->childWhy[0] = '\0';
+  int childNoFit = 0;
+  tileRtStatus s =
+      choose(k->variants[i], mapped, c->target, c->targetArgs, c->explain,
+             c->childWhy, kWhyBytes, c->childPassed, &childNoFit);
+  if (childNoFit) {
+    if (c->explain) {
+      append(c->passed, kWhyBytes, "%svariant %s: %s", c->passed[0] ? "; " : "",
+             v->path, c->childPassed);
+      append(c->why, c->whyLen, "passed over %s %s: %s\n", kind, v->path,
+             c->childPassed);
+    }
+    return;
+  }
+  c->done = 1;
+  c->result = s;
+  if (s != TILE_RT_SUCCESS || !c->explain)
+    return;
+  if (v->rule[0])
+    append(c->why, c->whyLen, "variant %s: when %s", v->path, v->rule);
+  else
+    append(c->why, c->whyLen, "%s %s: %s", kind, v->path,
+           c->ownReason[0] ? c->ownReason : "no rule");
+  append(c->why, c->whyLen, "%s", note);
+  appendViews(c->why, c->whyLen, &k->manifest, v, c->args);
+  append(c->why, c->whyLen, "\n%s", c->childWhy);
+}
+
+/// Evaluates the rule of variant `i` of `k` into `*holds`, noting in
+/// `passed` a rule that does not hold; false (the choice ended) on an
+/// error.
+static int ruleHolds(Choice *c, tileRtKernel *k, int i, int *holds) {
+  const tileRtVariant *v = &k->manifest.variants[i];
+  tileRtStatus s =
+      tileRtManifestEvalRule(&k->manifest, v->rule, c->args, holds);
+  if (s != TILE_RT_SUCCESS) {
+    failChoice(c, k, v->line, s);
+    return 0;
+  }
+  if (!*holds && c->explain)
+    append(c->passed, kWhyBytes, "%svariant %s: rule '%s' does not hold",
+           c->passed[0] ? "; " : "", v->path, v->rule);
+  return 1;
+}
+
+/// A costed variant's price for some arguments.
+typedef struct Price {
+  int index;
+  int64_t blocks, resident, waves, cost;
+} Price;
+
+/// The price of costed variant `i` of `k` (loaded on the device): its
+/// weight times the waves of its grid, ceildiv(blocks, resident blocks).
+static tileRtStatus priceOf(const tileRtKernel *k, int i,
+                            const tileRtArgValue *args, Price *p) {
+  const tileRtKernel *child = k->variants[i];
+  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+  mapArgs(k, i, args, mapped);
+  unsigned grid[3];
+  tileRtStatus s = tileRtManifestEvalGridResident(&child->manifest, mapped,
+                                                  child->residentBlocks, grid);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  p->index = i;
+  p->blocks = (int64_t)grid[0] * grid[1] * grid[2];
+  // Loaded on the device, a costed variant's kernel knows its resident
+  // blocks (at least one); the guard keeps a broken driver from dividing
+  // by zero.
+  p->resident = child->residentBlocks > 0 ? child->residentBlocks : 1;
+  p->waves = (p->blocks + p->resident - 1) / p->resident;
+  if (__builtin_mul_overflow(k->manifest.variants[i].cost, p->waves, &p->cost))
+    p->cost = INT64_MAX;
+  return TILE_RT_SUCCESS;
+}
+
+/// Inserts `text` into `buf` (`len` bytes, NUL-terminated) at offset `at`,
+/// dropping what no longer fits.
+static void insertAt(char *buf, size_t len, size_t at, const char *text) {
+  size_t used = strlen(buf), add = strlen(text);
+  if (!len || at > used)
+    return;
+  if (at + add >= len)
+    add = len - 1 - at;
+  size_t keep = used - at;
+  if (at + add + keep >= len)
+    keep = len - 1 - at - add;
+  memmove(buf + at + add, buf + at, keep);
+  memcpy(buf + at, text, add);
+  buf[at + add + keep] = '\0';
+}
+
+/// Chooses among the costed variants [first, end) of `k`: those whose rules
+/// hold, tried cheapest first (the earlier on a tie).
+static void chooseByCost(Choice *c, tileRtKernel *k, int first, int end) {
+  Price prices[TILE_RT_MAX_VARIANTS];
+  int n = 0;
+  for (int i = first; i < end; ++i) {
+    int holds;
+    if (!ruleHolds(c, k, i, &holds))
+      return;
+    if (!holds)
+      continue;
+    Price p;
+    tileRtStatus s = priceOf(k, i, c->args, &p);
+    if (s != TILE_RT_SUCCESS) {
+      failChoice(c, k, k->manifest.variants[i].line, s);
+      return;
+    }
+    int at = n++;
+    for (; at > 0 && prices[at - 1].cost > p.cost; --at)
+      prices[at] = prices[at - 1];
+    prices[at] = p;
+  }
+  for (int t = 0; t < n && !c->done; ++t) {
+    char note[256] = "";
+    size_t mark = c->explain ? strlen(c->why) : 0;
+    if (c->explain)
+      snprintf(note, sizeof(note),
+               ", cost %lld x %lld waves (%lld blocks, %lld at once)",
+               (long long)k->manifest.variants[prices[t].index].cost,
+               (long long)prices[t].waves, (long long)prices[t].blocks,
+               (long long)prices[t].resident);
+    tryVariant(c, k, prices[t].index, note);
+    if (!c->done || c->result != TILE_RT_SUCCESS || !c->explain)
+      continue;
+    // The variants that cost more, said before the one taken.
+    char dearer[2048] = "";
+    for (int u = t + 1; u < n; ++u)
+      append(dearer, sizeof(dearer),
+             "passed over variant %s: cost %lld x %lld waves (%lld blocks, "
+             "%lld at once) = %lld, more than %lld\n",
+             k->manifest.variants[prices[u].index].path,
+             (long long)k->manifest.variants[prices[u].index].cost,
+             (long long)prices[u].waves, (long long)prices[u].blocks,
+             (long long)prices[u].resident, (long long)prices[u].cost,
+             (long long)prices[t].cost);
+    insertAt(c->why, c->whyLen, mark, dearer);
+  }
+}
+
 /// tileRtKernelSelect. With `explain`, `why` gets the lines of the variants
 /// taken, each after those of the variants passed over before it, and,
 /// when nothing fits, `passed` (kWhyBytes) says why each candidate was
@@ -440,105 +670,40 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       append(passed, kWhyBytes, "%s", ownReason);
     }
   }
-  char *childPassed = NULL, *childWhy = NULL;
+  Choice c = {args, target,    targetArgs, explain,
+              why,  whyLen,    passed,     NULL,
+              NULL, ownReason, 0,          TILE_RT_ERROR_INVALID_ARGUMENT};
   if (explain) {
-    childPassed = (char *)malloc(kWhyBytes);
-    childWhy = (char *)malloc(kWhyBytes);
-    if (!childPassed || !childWhy) {
-      free(childPassed);
-      free(childWhy);
+    c.childPassed = (char *)malloc(kWhyBytes);
+    c.childWhy = (char *)malloc(kWhyBytes);
+    if (!c.childPassed || !c.childWhy) {
+      free(c.childPassed);
+      free(c.childWhy);
       return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
     }
   }
-  tileRtStatus result = TILE_RT_ERROR_INVALID_ARGUMENT;
-  *noFit = 1;
-  for (int i = 0; i < k->numVariants; ++i) {
-    const tileRtVariant *v = &k->manifest.variants[i];
-    tileRtKernel *child = k->variants[i];
+  for (int i = 0; i < k->numVariants && !c.done;) {
+    // Costed variants compete where their waves can be counted (loaded on
+    // the device); on the host they are tried in order like the others.
+    if (k->manifest.variants[i].cost && k->onDevice) {
+      int end = i;
+      while (end < k->numVariants && k->manifest.variants[end].cost)
+        ++end;
+      chooseByCost(&c, k, i, end);
+      i = end;
+      continue;
+    }
     int holds;
-    tileRtStatus s =
-        tileRtManifestEvalRule(&k->manifest, v->rule, args, &holds);
-    if (s != TILE_RT_SUCCESS) {
-      char msg[1024];
-      snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
-      result = tileRtFail(s, "%s:%d: %s", k->manifest.path, v->line, msg);
-      *noFit = 0;
-      break;
-    }
-    if (!holds) {
-      if (explain)
-        append(passed, kWhyBytes, "%svariant %s: rule '%s' does not hold",
-               passed[0] ? "; " : "", v->path, v->rule);
-      continue;
-    }
-    const char *kind = v->isFallback ? "fallback" : "variant";
-    const tileRtView *refused = refusedView(v, args);
-    if (refused) {
-      if (explain) {
-        const int64_t *sizes = args[refused->param].sizes;
-        char reason[512];
-        snprintf(reason, sizeof(reason),
-                 "view '%s %s' needs a dimension of extent 1, got %lldx%lld",
-                 tileRtViewName(refused->kind),
-                 k->manifest.params[refused->param].name, (long long)sizes[0],
-                 (long long)sizes[1]);
-        append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
-               v->path, reason);
-        append(why, whyLen, "passed over %s %s: %s\n", kind, v->path, reason);
-      }
-      continue;
-    }
-    // The arguments bound to the variant's parameters by name, as its
-    // views show them.
-    tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-    for (int j = 0; j < child->manifest.numParams; ++j) {
-      int from = k->argIndex[i][j];
-      if (from < 0) {
-        memset(&mapped[j], 0, sizeof(mapped[j]));
-        continue;
-      }
-      mapped[j] = args[from];
-      if (k->transposed[i][j]) {
-        mapped[j].sizes[0] = args[from].sizes[1];
-        mapped[j].sizes[1] = args[from].sizes[0];
-      }
-    }
-    if (explain)
-      childWhy[0] = '\0';
-    int childNoFit = 0;
-    s = choose(child, mapped, target, targetArgs, explain, childWhy, kWhyBytes,
-               childPassed, &childNoFit);
-    if (childNoFit) {
-      if (explain) {
-        append(passed, kWhyBytes, "%svariant %s: %s", passed[0] ? "; " : "",
-               v->path, childPassed);
-        append(why, whyLen, "passed over %s %s: %s\n", kind, v->path,
-               childPassed);
-      }
-      continue;
-    }
-    *noFit = 0;
-    if (s != TILE_RT_SUCCESS) {
-      result = s;
-      break;
-    }
-    if (explain) {
-      if (v->rule[0])
-        append(why, whyLen, "variant %s: when %s", v->path, v->rule);
-      else
-        append(why, whyLen, "%s %s: %s", kind, v->path,
-               ownReason[0] ? ownReason : "no rule");
-      appendViews(why, whyLen, &k->manifest, v, args);
-      append(why, whyLen, "\n%s", childWhy);
-    }
-    result = TILE_RT_SUCCESS;
-    break;
+    if (ruleHolds(&c, k, i, &holds) && holds)
+      tryVariant(&c, k, i, "");
+    ++i;
   }
-  if (result != TILE_RT_SUCCESS && why && whyLen)
+  *noFit = !c.done;
+  if (c.result != TILE_RT_SUCCESS && why && whyLen)
     why[whyStart] = '\0';
-  free(childPassed);
-  free(childWhy);
-  return result;
+  free(c.childPassed);
+  free(c.childWhy);
+  return c.result;
 }
 
 tileRtStatus tileRtKernelSelect(tileRtKernel *k, const tileRtArgValue *args,

@@ -660,7 +660,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                                 "this manifest is version 1");
       static const char *const syntax =
           "expected 'variant <manifest path> [view transpose <parameter>]... "
-          "[when <rule>]'";
+          "[cost <weight>] [when <rule>]'";
       if (n < 2)
         return PARSE_FAIL(&ctx, "%s", syntax);
       tileRtView views[TILE_RT_MAX_VIEWS];
@@ -675,6 +675,19 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
         if (s != TILE_RT_SUCCESS)
           return s;
         ++numViews;
+      }
+      int64_t cost = 0;
+      if (w < n && strcmp(words[w], "cost") == 0) {
+        char *end = NULL;
+        long long value = w + 1 < n ? strtoll(words[w + 1], &end, 10) : 0;
+        if (w + 1 == n || *end || end == words[w + 1] || value <= 0 ||
+            value > INT32_MAX)
+          return PARSE_FAIL(&ctx,
+                            "expected a cost of 1 to %d after 'cost', got "
+                            "'%s'",
+                            INT32_MAX, w + 1 < n ? words[w + 1] : "");
+        cost = value;
+        w += 2;
       }
       if (w < n && (strcmp(words[w], "when") != 0 || w + 1 == n))
         return PARSE_FAIL(&ctx, "%s", syntax);
@@ -691,6 +704,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       tileRtVariant *v = &m->variants[m->numVariants - 1];
       v->numViews = numViews;
       memcpy(v->views, views, sizeof(views[0]) * (size_t)numViews);
+      v->cost = cost;
     } else if (strcmp(d, "index-bitwidth") == 0) {
       ONCE(seenIndex);
       if (n != 2 || (strcmp(words[1], "32") != 0 && strcmp(words[1], "64")))
@@ -957,6 +971,8 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
     for (int k = 0; k < v->numViews; ++k)
       fprintf(os, " view %s %s", tileRtViewName(v->views[k].kind),
               m->params[v->views[k].param].name);
+    if (v->cost)
+      fprintf(os, " cost %lld", (long long)v->cost);
     fprintf(os, "%s%s\n", v->rule[0] ? " when " : "", v->rule);
   }
 }

@@ -663,6 +663,27 @@ static int dryRun(int device) {
   static char why[8192];
   if (tileRtKernelLoadHost(&manifest, &kernel) != TILE_RT_SUCCESS)
     return failRt(NULL);
+  // Costed variants compete on the waves of their grids, which only the
+  // device can count: there the manifest is loaded on it, and without one
+  // they are tried in order, as the note says.
+  int costed = 0;
+  for (int i = 0; i < manifest.numVariants; ++i)
+    costed |= manifest.variants[i].cost != 0;
+  if (costed) {
+    tileRtPlatform platform;
+    tileRtKernel *onDevice;
+    if (tileRtManifestPlatform(&manifest, &platform) == TILE_RT_SUCCESS &&
+        tileRtSetPlatform(platform) == TILE_RT_SUCCESS &&
+        tileRtInit(device) == TILE_RT_SUCCESS &&
+        tileRtKernelLoad(&manifest, &onDevice) == TILE_RT_SUCCESS) {
+      tileRtKernelDestroy(kernel);
+      kernel = onDevice;
+    } else {
+      printf("note: costed variants tried in order, without the device: "
+             "%s\n",
+             tileRtErrorString());
+    }
+  }
   if (tileRtKernelSelect(kernel, args, &target, mapped, why, sizeof(why)) !=
       TILE_RT_SUCCESS) {
     tileRtKernelDestroy(kernel);

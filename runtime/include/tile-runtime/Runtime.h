@@ -240,6 +240,10 @@ typedef struct tileRtVariant {
   /// others are; a fallback has none.
   int numViews;
   tileRtView views[TILE_RT_MAX_VIEWS];
+  /// `cost W`: the weight of one wave of the variant's grid, where
+  /// consecutive costed variants whose rules hold compete on W times their
+  /// waves (docs/Runtime.md, "Costs"); 0 for none.
+  int64_t cost;
 } tileRtVariant;
 
 /// A parsed launch manifest. Plain data: copy it freely, nothing to free.

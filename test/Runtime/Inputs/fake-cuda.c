@@ -14,7 +14,9 @@
 // (C = A^T B, A stored K x M), accum_f32 (Y += X and Z += X over bare f32
 // pointers, as a split-K kernel adds into zeroed outputs), tile_rt_zero
 // (the runtime's own zeroing kernel, Driver.c) and nop (does nothing, so
-// that benchmarks time the host side of a launch alone); PTX images must
+// that benchmarks time the host side of a launch alone; also under the
+// names of the library GEMMs' kernels, gemm_nn_kernel, gemm_nt_kernel and
+// gemm_tn_kernel, for dry runs of their dispatching manifests); PTX images must
 // contain ".entry". The environment variable FAKE_CUDA_INIT_ERROR makes
 // cuInit fail with that code, and FAKE_CUDA_COMPUTE_CAPABILITY ("8.0")
 // sets the device's compute capability (default 9.0); a module image that
@@ -321,10 +323,20 @@ typedef struct KernelEntry {
 } KernelEntry;
 
 static KernelEntry kernels[] = {
-    {"vadd_f32", vaddF32, 0},          {"add2d_f16", add2dF16, 0},
-    {"add2d_f16_tma", add2dF16Tma, 0}, {"gemm_f16", gemmF16, 0},
-    {"gemm_tn_f16", gemmTnF16, 0},     {"accum_f32", accumF32, 0},
-    {"tile_rt_zero", zeroChunks, 0},   {"nop", nop, 0}};
+    {"vadd_f32", vaddF32, 0},
+    {"add2d_f16", add2dF16, 0},
+    {"add2d_f16_tma", add2dF16Tma, 0},
+    {"gemm_f16", gemmF16, 0},
+    {"gemm_tn_f16", gemmTnF16, 0},
+    {"accum_f32", accumF32, 0},
+    {"tile_rt_zero", zeroChunks, 0},
+    {"nop", nop, 0},
+    // The library GEMMs' kernels, so that dry runs of their dispatching
+    // manifests can count waves on this device; launched, they compute
+    // nothing.
+    {"gemm_nn_kernel", nop, 0},
+    {"gemm_nt_kernel", nop, 0},
+    {"gemm_tn_kernel", nop, 0}};
 
 /// The last operation enqueued (a kernel's name, or "memset") and its
 /// stream: what a dependent launch may overlap.
