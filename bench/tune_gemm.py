@@ -428,8 +428,15 @@ def make_rules(args):
                      f"{saved['device']}, {today}")
         print(f"{pattern}: {name}, {mean:.3f}x cuBLAS over "
               f"{', '.join(shapes)}")
+    # Costed rules (cost=W: the runtime weighs their waves) are not ranges
+    # a sweep chooses: they stay, after the new ranges and before the
+    # catch-all.
+    costed = [l for l in table if is_rule(l, kernel, chip, keys) and
+              " cost=" in l.split("#")[0]]
     if args.rules[-1] != "*x*x*":
-        lines += catch_all[-1:]
+        lines += costed + catch_all[-1:]
+    else:
+        lines[-1:-1] = costed
     # The new rules replace the kernel's rules for the chip and keys, in
     # place of the first of them.
     at = next((i for i, l in enumerate(table)

@@ -162,6 +162,31 @@ class MakeRulesTest(unittest.TestCase):
             "gemm_nn *x*x* chip=sm_90a AT=f16|bf16 : BM=128  # old",
             "gemm_nn *x*x* chip=sm_90a AT=f32 : BM=128 BK=32"])
 
+    def test_costed_rules_stay(self):
+        # Costed rules compete on waves at run time: the rules step keeps
+        # them, after the ranges it writes and before the catch-all.
+        costed = ["gemm_nn 1025..x*x* chip=sm_90a : cost=100 BM=128 BN=256",
+                  "gemm_nn 1025..x*x* chip=sm_90a : cost=54 BM=128 BN=128"]
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "gemm_nn 65..x*x* chip=sm_90a : BM=64\n" +
+                "\n".join(costed) +
+                "\ngemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*"])
+            self.assertEqual(len(lines), 5)
+            self.assertTrue(lines[1].startswith("gemm_nn 1..16x*x* "))
+            self.assertEqual(lines[2:4], costed)
+            self.assertEqual(lines[4],
+                             "gemm_nn *x*x* chip=sm_90a : BM=128  # old")
+            args = write_inputs(
+                tmp, "\n".join(costed) +
+                "\ngemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
+            self.assertEqual(len(lines), 5)
+            self.assertEqual(lines[2:4], costed)
+            self.assertTrue(lines[4].startswith("gemm_nn *x*x* chip=sm_90a "
+                                                ": BM=128 BN=64"))
+
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:
             args = write_inputs(

@@ -1128,6 +1128,10 @@ struct TableEntry {
   /// of the kernel that `via` names.
   SmallVector<std::pair<std::string, std::string>> assigned;
   std::optional<Via> via;
+  /// `cost=W`: the variant competes with the costed rules next to it on W
+  /// times the waves of its grid (docs/GEMM.md, "Shape dispatch"); 0 for
+  /// none.
+  int64_t cost = 0;
   /// The entry's text without its comment, for messages.
   std::string text;
 };
@@ -1319,6 +1323,13 @@ static LogicalResult readTable(StringRef path, StringRef stem,
       StringRef name, value;
       if (!splitAssignment(word, name, value))
         return malformed("malformed assignment '" + word + "'");
+      if (name == "cost") {
+        if (entry.cost || value.getAsInteger(10, entry.cost) ||
+            entry.cost <= 0 || entry.cost > INT32_MAX)
+          return malformed("expected one cost=W with W from 1 to " +
+                           Twine(INT32_MAX) + ", got '" + word + "'");
+        continue;
+      }
       // A via= entry sets the other kernel's parameters, which --dispatch
       // checks against that file.
       if (name == "chip" || (!entry.via && !valueOf(name)))
@@ -1326,11 +1337,14 @@ static LogicalResult readTable(StringRef path, StringRef stem,
                          (entry.via ? StringRef(entry.via->kernel) : stem));
       entry.assigned.push_back({name.str(), value.str()});
     }
+    entry.exact =
+        llvm::all_of(entry.shape, [](const DimPattern &d) { return d.exact; });
+    if (entry.exact && entry.cost)
+      return malformed("cost= weighs a rule entry's waves; a measured shape "
+                       "takes none");
     if (!applies)
       continue;
     entry.line = lineNo;
-    entry.exact =
-        llvm::all_of(entry.shape, [](const DimPattern &d) { return d.exact; });
     entry.text = line.str();
     entries.push_back(std::move(entry));
   }
@@ -2298,7 +2312,10 @@ static int runDispatch(MLIRContext &context, StringRef self,
     os << "tile-launch-manifest 2\n"
        << "# compiled by tile-compile from " << inputFile << " for " << chip
        << ": the first variant whose rule holds for the arguments is "
-          "launched\n";
+          "launched";
+    if (llvm::any_of(entries, [](const TableEntry &e) { return e.cost; }))
+      os << " (of consecutive costed ones, the least cost x waves)";
+    os << "\n";
     printFileOptions(os);
     os << "# dispatch rules: " << dispatchTable << " (sizes";
     for (auto size : sizes)
@@ -2318,6 +2335,8 @@ static int runDispatch(MLIRContext &context, StringRef self,
         for (const ViaArg &arg : entry.via->args)
           if (arg.transpose)
             os << " view transpose arg" << arg.arg;
+      if (entry.cost)
+        os << " cost " << entry.cost;
       os << (rule.empty() ? "" : " when " + rule) << "\n";
     }
     SmallString<256> path(outputDir);
