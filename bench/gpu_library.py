@@ -107,13 +107,18 @@ def operand_shapes(layout, m, n, k):
 
 def part_b_shapes(args):
     """The (label, M, N, K) of part (b): --shapes where given (`models`:
-    shapes.MODEL_GEMM), else the 40 LLM shapes."""
+    shapes.MODEL_GEMM, `wide`: shapes.WIDE_GEMM, `random`:
+    shapes.random_gemm(), each alone or among MxNxK), else the 40 LLM
+    shapes."""
     if not args.shapes:
         return llm_shapes()
-    if args.shapes == "models":
-        return [(f"M={m}", m, n, k) for m, n, k in shapes.MODEL_GEMM]
+    named = {"models": shapes.MODEL_GEMM, "wide": shapes.WIDE_GEMM,
+             "random": shapes.random_gemm()}
     given = []
     for text in args.shapes.split(","):
+        if text in named:
+            given += [(f"M={m}", m, n, k) for m, n, k in named[text]]
+            continue
         try:
             m, n, k = (int(v) for v in text.lower().split("x"))
         except ValueError:
@@ -378,10 +383,12 @@ def main():
     parser.add_argument("--check-only", action="store_true",
                         help="check correctness; time nothing")
     parser.add_argument("--shapes", default="",
-                        help="part (b) on these MxNxK shapes (comma "
-                             "separated), or `models` (22 shapes of Llama- "
-                             "and Mistral-sized layers), instead of the 40 "
-                             "LLM shapes")
+                        help="part (b) on these shapes (comma "
+                             "separated), each MxNxK or a list: `models` "
+                             "(22 shapes of Llama- and Mistral-sized "
+                             "layers), `wide` (29 with more than 1024 rows "
+                             "and few tiles), `random` (30 drawn with a "
+                             "fixed seed); instead of the 40 LLM shapes")
     parser.add_argument("--layouts", default=",".join(LAYOUTS),
                         help="part (b): the layouts to run (comma "
                              "separated, of " + ",".join(LAYOUTS) + ")")

@@ -47,3 +47,33 @@ MODEL_GEMM = [(1, 6144, 4096), (1, 11008, 4096), (1, 4096, 11008),
 MODEL_GEMV = [(4096, 4096), (11008, 4096), (4096, 11008), (6144, 4096),
               (14336, 4096), (4096, 14336), (5120, 5120), (13824, 5120),
               (1024, 4096), (32000, 4096)]
+
+# Prefill GEMMs with more than 1024 rows and few tiles of 128 x 256 (48 to
+# 480 on 132 SMs), where the tile shape decides the waves: the shapes the
+# costed rules of kernels/gemm_tuned.txt were measured on (M, N, K).
+WIDE_GEMM = ([(m, n, 4096) for m in (1536, 2048, 3072)
+              for n in (1024, 2048, 3072, 4096, 5120)] +
+             [(1280, 1536, 8192), (1280, 2560, 8192), (2560, 1536, 8192),
+              (2560, 2560, 8192), (4096, 1536, 4096), (4096, 2560, 4096),
+              (4096, 3584, 4096), (8192, 512, 4096), (8192, 768, 4096),
+              (1152, 4096, 14336), (2048, 1024, 14336), (1536, 1536, 8192),
+              (6144, 1024, 4096), (1100, 7168, 4096)])
+
+
+def random_gemm(count=30, seed=2026112801):
+    """`count` GEMM shapes drawn with `seed`: M log-uniform in 1..8192, N
+    and K multiples of 64 log-uniform in 512..16384, every sixth N 8 more
+    and every tenth K 24 more (rows that are not multiples of 64)."""
+    import random
+    rng = random.Random(seed)
+    drawn = []
+    for i in range(count):
+        m = max(int(round(2 ** rng.uniform(0, 13))), 1)
+        n = 64 * int(round(2 ** rng.uniform(3, 8)))
+        k = 64 * int(round(2 ** rng.uniform(3, 8)))
+        if i % 6 == 5:
+            n += 8
+        if i % 10 == 7:
+            k += 24
+        drawn.append((m, n, k))
+    return drawn

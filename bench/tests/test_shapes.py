@@ -1,0 +1,45 @@
+"""Unit tests of the named shape lists (bench/shapes.py) and of how
+bench/gpu_library.py reads --shapes; no GPU or torch needed."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import gpu_library  # noqa: E402
+import shapes  # noqa: E402
+
+
+class ShapesTest(unittest.TestCase):
+    def test_random_is_fixed(self):
+        # The same seed draws the same shapes, so a run can be repeated.
+        drawn = shapes.random_gemm()
+        self.assertEqual(drawn, shapes.random_gemm())
+        self.assertEqual(len(drawn), 30)
+        self.assertEqual(drawn[0], (687, 14784, 3072))
+        self.assertNotEqual(drawn, shapes.random_gemm(seed=1))
+        for m, n, k in drawn:
+            self.assertTrue(1 <= m <= 8192)
+            self.assertEqual(n % 8, 0)
+            self.assertEqual(k % 8, 0)
+
+    def test_wide_have_few_tiles(self):
+        # More than 1024 rows, and 48 to 480 tiles of 128 x 256.
+        self.assertEqual(len(shapes.WIDE_GEMM), 29)
+        for m, n, _ in shapes.WIDE_GEMM:
+            tiles = -(-m // 128) * -(-n // 256)
+            self.assertGreater(m, 1024)
+            self.assertTrue(48 <= tiles <= 480, (m, n, tiles))
+
+    def test_part_b_names_and_sizes(self):
+        args = type("Args", (), {"shapes": "wide,8x16x32,models"})
+        got = gpu_library.part_b_shapes(args)
+        self.assertEqual(len(got), 29 + 1 + 22)
+        self.assertEqual(got[29], ("M=8", 8, 16, 32))
+        args.shapes = "8x16"
+        with self.assertRaises(SystemExit):
+            gpu_library.part_b_shapes(args)
+
+
+if __name__ == "__main__":
+    unittest.main()
