@@ -309,11 +309,11 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
   // Set while emitting the path taken when the global tile is whole and
   // aligned: no masks, no alignment tests.
   bool trusted = false;
-  // Set while emitting the edge path for a tile whose rows are 4-byte
-  // aligned, where cp.async runs narrower than a vector may serve the
-  // vectors that are not 16-byte aligned. Rows of an odd number of halves
-  // skip those tests: each would fail, and the branches between them keep
-  // a thread's element loads from overlapping.
+  // Set while emitting the edge path of a tile whose rows have a dynamic
+  // length, where cp.async runs narrower than a vector may serve the
+  // vectors that are not 16-byte aligned: with rows of an odd number of
+  // halves, every other row starts 4-byte aligned and its vectors stay
+  // asynchronous in 4-byte runs.
   bool narrowRuns = false;
 
   // Elements of the vector at `memIdx` inside global `mem`: clamp(dim -
@@ -628,17 +628,9 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
     if (!async || global != &src || v * srcBytes <= 4 || wholeVectorRows) {
       emitAll(eb);
     } else {
-      Value rowsAligned = isWholeAlignedTile(
-          eb, loc, src.buffer, src.origin, tile, /*checkBounds=*/false,
-          std::max<int64_t>(1, 4 / srcBytes), srcBytes);
-      auto narrowIf = scf::IfOp::create(eb, loc, rowsAligned,
-                                        /*withElse=*/true);
-      OpBuilder nb(narrowIf.thenBlock()->getTerminator());
       narrowRuns = true;
-      emitAll(nb);
+      emitAll(eb);
       narrowRuns = false;
-      OpBuilder ob(narrowIf.elseBlock()->getTerminator());
-      emitAll(ob);
     }
   }
   op.erase();
