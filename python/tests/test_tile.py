@@ -235,6 +235,41 @@ class LaunchTest(Fixture):
                 self.assertEqual(launch["block"], (block, 1, 1))
                 self.assert_close(c, reference(a, b, m, n, k))
 
+    def test_costed_variants(self):
+        # Costed variants compete on weight x waves on the stand-in device
+        # (132 multiprocessors, one block of 384 threads and 230400 bytes
+        # each): the wide tiles (2 x 2, weight 100) lose to the narrow ones
+        # (1 x 1, weight 30) where both take one wave, and win where the
+        # narrow ones need 17 waves against 5.
+        for name, tile_size in (("wide.manifest", 2), ("narrow.manifest", 1)):
+            with open(self.path(name), "w") as f:
+                f.write(VARIANT.format(extra="shared 230400\n", block=384,
+                                       tile=tile_size, fallback=""))
+        with open(self.path("costed.manifest"), "w") as f:
+            f.write(textwrap.dedent("""\
+                tile-launch-manifest 2
+                param arg0 memref<?x?xf16> none
+                param arg1 memref<?x?xf16> none
+                param arg2 memref<?x?xf16> none
+                variant wide.manifest cost 100
+                variant narrow.manifest cost 30
+                """))
+        kernel = tile.load(self.path("costed.manifest"))
+        cases = [((8, 8, 8), "narrow.manifest", (8, 8, 1),
+                  "cost 30 x 1 waves (64 blocks, 132 at once)"),
+                 ((46, 46, 8), "wide.manifest", (23, 23, 1),
+                  "cost 100 x 5 waves (529 blocks, 132 at once)")]
+        for (m, n, k), chosen, grid, reason in cases:
+            with self.subTest(shape=(m, n, k)):
+                a, b, c = self.gemm_args(m, n, k)
+                path, why = kernel.select(a, b, c)
+                self.assertEqual(os.path.basename(path), chosen)
+                self.assertIn(reason, "\n".join(why))
+                kernel(a, b, c)
+                tile.synchronize()
+                self.assertEqual(last_launch()["grid"], grid)
+                self.assert_close(c, reference(a, b, m, n, k))
+
     def test_keywords(self):
         kernel = tile.load(self.path("gemm.manifest"))
         a, b, c = self.gemm_args(4, 4, 8)
