@@ -39,6 +39,13 @@ Two steps, because compiling needs MLIR and timing needs the GPU:
 (without a last `--rule '*x*x*'` the table's catch-all rule stays; the
 rules replace those with the same --key set, and carry it).
 
+    # or the weights of two costed rules (cost=W, docs/GEMM.md "Costed
+    # rules") from saved rates: the median over the shapes of the rate
+    # ratio scaled by the waves, with the quality of the pick it makes
+    python3 bench/tune_gemm.py weights --rates nn.json --rates nt.json \
+        --base BK64-BM128-BN256-SPLIT1-STAGES3-THREADS256 \
+        --other BK64-BM128-BN128-SPLIT1-STAGES5-THREADS256 --sms 132
+
 `compile` skips points that tile-compile rejects (shared memory or
 registers over the chip's budget, tiles the warps cannot split) and prints
 why. `run` checks every variant once with a poisoned output against the
@@ -447,6 +454,66 @@ def make_rules(args):
     return 0
 
 
+def waves(m, n, params, slots):
+    """The waves of a variant's grid on (M, N): ceildiv(tiles x split,
+    slots), tiles of BM x BN (the GEMM files' grid)."""
+    tiles = -(-m // int(params["BM"])) * -(-n // int(params["BN"]))
+    return -(-tiles * int(params.get("SPLIT", 1)) // slots)
+
+
+def wave_weights(saved_runs, base, other, slots):
+    """Per shape of the saved runs where both variants ran: (shape, the
+    weight of one wave of `other` relative to one of `base`, the two rates'
+    ratios to cuBLAS). With time = waves x weight, rate_base / rate_other =
+    (waves_other x W_other) / (waves_base x W_base)."""
+    found = []
+    for saved in saved_runs:
+        pb, po = saved["variants"].get(base), saved["variants"].get(other)
+        if not pb or not po:
+            missing = base if not pb else other
+            raise SystemExit(f"tune_gemm: a --rates file lacks {missing}")
+        for shape, entry in saved["shapes"].items():
+            rb, ro = entry["rates"].get(base), entry["rates"].get(other)
+            if not rb or not ro or not entry["cublas"]:
+                continue
+            m, n, _ = (int(v) for v in shape.split("x"))
+            weight = (rb / ro) * waves(m, n, pb, slots) / waves(m, n, po, slots)
+            found.append((shape, weight, rb / entry["cublas"],
+                          ro / entry["cublas"], waves(m, n, pb, slots),
+                          waves(m, n, po, slots)))
+    return found
+
+
+def make_weights(args):
+    import json
+    runs = []
+    for path in args.rates:
+        with open(path) as f:
+            runs.append(json.load(f))
+    found = wave_weights(runs, args.base, args.other, args.sms)
+    if not found:
+        raise SystemExit("tune_gemm: no shape where both variants ran")
+    weights = sorted(w for _, w, *_ in found)
+    mid = weights[len(weights) // 2] if len(weights) % 2 else \
+        (weights[len(weights) // 2 - 1] + weights[len(weights) // 2]) / 2
+    cost = round(100 * mid)
+    quarter = weights[len(weights) // 4], weights[(3 * len(weights)) // 4]
+    picked, alone = [], []
+    for _, _, rb, ro, wb, wo in found:
+        best = max(rb, ro)
+        picked.append((rb if 100 * wb <= cost * wo else ro) / best)
+        alone.append(rb / best)
+    gmean = lambda x: math.exp(sum(math.log(v) for v in x) / len(x))
+    print(f"{len(found)} launches: one wave of {args.other} weighs "
+          f"{mid:.3f} of one of {args.base} (median; quartiles "
+          f"{quarter[0]:.3f}-{quarter[1]:.3f})")
+    print(f"cost=100 for {args.base}, cost={cost} for {args.other}: the pick "
+          f"is {gmean(picked):.4f} of the better of the two in geometric "
+          f"mean ({min(picked):.3f} at worst); {args.base} alone "
+          f"{gmean(alone):.4f} ({min(alone):.3f})")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -490,8 +557,19 @@ def main():
                         "'AT=f16|bf16|i8': they replace the kernel's rules "
                         "with exactly these keys and apply only where the "
                         "keys hold")
+    w = sub.add_parser("weights", help="the weights of two costed rules "
+                                         "from the rates runs saved")
+    w.add_argument("--rates", action="append", required=True,
+                   help="a run's --save file (repeatable)")
+    w.add_argument("--base", required=True,
+                   help="the variant (its directory name) weighed 100")
+    w.add_argument("--other", required=True, help="the variant weighed")
+    w.add_argument("--sms", type=int, default=132,
+                   help="blocks the device held at once of each variant "
+                        "(132: one per SM of an H100 or H200)")
     args = parser.parse_args()
-    steps = {"compile": compile_space, "run": run_space, "rules": make_rules}
+    steps = {"compile": compile_space, "run": run_space, "rules": make_rules,
+             "weights": make_weights}
     return steps[args.step](args)
 
 

@@ -202,5 +202,32 @@ class MakeRulesTest(unittest.TestCase):
             with self.assertRaises(SystemExit):
                 run_rules(args, ["1..16x*x*"])
 
+class WeightsTest(unittest.TestCase):
+    def test_weights_follow_the_waves(self):
+        # Rates made by time = waves x weight with the narrow tiles' wave
+        # weighing 0.5 of the wide ones': every shape gives 0.5, and the
+        # pick (cost 100 and 50) is the better of the two everywhere.
+        wide = {"BM": "128", "BN": "256", "SPLIT": "1"}
+        narrow = {"BM": "128", "BN": "128", "SPLIT": "1"}
+        shapes = {}
+        for m, n in ((2048, 1024), (2048, 4096), (1536, 4096), (8192, 8192)):
+            ww = tune_gemm.waves(m, n, wide, 132)
+            wn = tune_gemm.waves(m, n, narrow, 132)
+            shapes[f"{m}x{n}x4096"] = {"cublas": 1.0, "rates": {
+                "wide": 1.0 / ww, "narrow": 1.0 / (0.5 * wn)}}
+        run = {"variants": {"wide": wide, "narrow": narrow},
+               "shapes": shapes}
+        found = tune_gemm.wave_weights([run], "wide", "narrow", 132)
+        self.assertEqual(len(found), 4)
+        for shape, weight, *_ in found:
+            self.assertAlmostEqual(weight, 0.5, msg=shape)
+        # 2048 x 1024: 64 wide tiles and 128 narrow ones, one wave each.
+        self.assertEqual(tune_gemm.waves(2048, 1024, wide, 132), 1)
+        self.assertEqual(tune_gemm.waves(2048, 1024, narrow, 132), 1)
+        self.assertEqual(tune_gemm.waves(2048, 4096, narrow, 132), 4)
+        self.assertEqual(
+            tune_gemm.waves(2048, 1024, dict(narrow, SPLIT="2"), 132), 2)
+
+
 if __name__ == "__main__":
     unittest.main()
