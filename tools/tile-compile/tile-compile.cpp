@@ -1129,7 +1129,7 @@ struct TableEntry {
   SmallVector<std::pair<std::string, std::string>> assigned;
   std::optional<Via> via;
   /// `cost=W`: the variant competes with the costed rules next to it on W
-  /// times the waves of its grid (docs/GEMM.md, "Shape dispatch"); 0 for
+  /// times the waves of its grid (docs/GEMM.md, "Costed rules"); 0 for
   /// none.
   int64_t cost = 0;
   /// The entry's text without its comment, for messages.
@@ -1255,7 +1255,8 @@ static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
 ///   KERNEL SHAPE [KEY=VALUE...] : [via=OTHER(ARG, ...)] NAME=VALUE...
 /// [# comment] that applies when every KEY has that VALUE, or one of the
 /// values of KEY=V1|V2|... (after -D; the key `chip` compares with
-/// --chip); SHAPE has `rank` dimensions. Lines
+/// --chip); SHAPE has `rank` dimensions. Among the assignments, `cost=W`
+/// (rule entries only) is the entry's weight, not a parameter. Lines
 /// starting with '#' are comments. Malformed lines and assignments to
 /// undeclared parameters are errors (for a via= entry, --dispatch checks
 /// its assignments against the kernel it names).
