@@ -64,6 +64,26 @@ typedef struct CuLaunchAttribute {
   } value;
 } CuLaunchAttribute;
 
+/// CUDA_MEMCPY2D: a copy of `Height` rows of `WidthInBytes` between
+/// pitched buffers; the runtime copies device to device only.
+typedef struct CuMemcpy2D {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+} CuMemcpy2D;
+
+enum { CU_MEMORYTYPE_DEVICE = 2, CU_EVENT_DISABLE_TIMING = 2 };
+
 typedef struct CuLaunchConfig {
   unsigned gridDimX, gridDimY, gridDimZ;
   unsigned blockDimX, blockDimY, blockDimZ;
@@ -104,6 +124,8 @@ typedef struct Driver {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+  CUresult (*cuMemcpy2DAsync)(const CuMemcpy2D *, CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -221,6 +243,8 @@ static tileRtStatus loadDriver(void) {
       ENTRY(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL, true),
       ENTRY(cuMemsetD8, "cuMemsetD8_v2", NULL, true),
       ENTRY(cuMemsetD8Async, "cuMemsetD8Async", NULL, true),
+      ENTRY(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", false),
+      ENTRY(cuStreamWaitEvent, "cuStreamWaitEvent", NULL, false),
       ENTRY(cuEventCreate, "cuEventCreate", NULL, true),
       ENTRY(cuEventRecord, "cuEventRecord", NULL, true),
       ENTRY(cuEventSynchronize, "cuEventSynchronize", NULL, true),
@@ -795,6 +819,52 @@ tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
   return TILE_RT_SUCCESS;
 }
 
+tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
+                                 tileRtDevicePtr src, size_t srcPitch,
+                                 size_t rowBytes, size_t rows, void *stream) {
+  REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP || !driver.cuMemcpy2DAsync)
+    return tileRtFail(TILE_RT_ERROR_DRIVER,
+                      "staged arguments need cuMemcpy2DAsync of the CUDA "
+                      "driver");
+  if (!rowBytes || !rows)
+    return TILE_RT_SUCCESS;
+  CuMemcpy2D copy;
+  memset(&copy, 0, sizeof(copy));
+  copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = src;
+  copy.srcPitch = srcPitch;
+  copy.dstDevice = dst;
+  copy.dstPitch = dstPitch;
+  copy.WidthInBytes = rowBytes;
+  copy.Height = rows;
+  CU_CHECK(driver.cuMemcpy2DAsync(&copy, (CUstream)stream), "cuMemcpy2DAsync");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtStreamOrder(tileRtEvent **event, void *stream, bool wait) {
+  REQUIRE_CONTEXT();
+  if (platform == TILE_RT_PLATFORM_HIP || !driver.cuStreamWaitEvent)
+    return tileRtFail(TILE_RT_ERROR_DRIVER,
+                      "staged arguments need cuStreamWaitEvent of the CUDA "
+                      "driver");
+  if (wait) {
+    if (*event)
+      CU_CHECK(driver.cuStreamWaitEvent((CUstream)stream, (CUevent)*event, 0),
+               "cuStreamWaitEvent");
+    return TILE_RT_SUCCESS;
+  }
+  if (!*event) {
+    CUevent e;
+    CU_CHECK(driver.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
+             "cuEventCreate");
+    *event = (tileRtEvent *)e;
+  }
+  CU_CHECK(driver.cuEventRecord((CUevent)*event, (CUstream)stream),
+           "cuEventRecord");
+  return TILE_RT_SUCCESS;
+}
+
 tileRtStatus tileRtEventCreate(tileRtEvent **out) {
   REQUIRE_CONTEXT();
   if (!out)
@@ -848,6 +918,17 @@ tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
                                         const uint32_t *box, int interleave,
                                         int swizzle, int l2Promotion,
                                         int oobFill) {
+  return tileRtEncodeTensorMapPitched(map, dtype, rank, address, sizes, 0, box,
+                                      interleave, swizzle, l2Promotion,
+                                      oobFill);
+}
+
+tileRtStatus tileRtEncodeTensorMapPitched(void *map, tileRtDType dtype,
+                                          int rank, tileRtDevicePtr address,
+                                          const int64_t *sizes, uint64_t pitch,
+                                          const uint32_t *box, int interleave,
+                                          int swizzle, int l2Promotion,
+                                          int oobFill) {
   REQUIRE_CONTEXT();
   if (platform == TILE_RT_PLATFORM_HIP)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
@@ -906,7 +987,7 @@ tileRtStatus tileRtEncodeTensorMapTiled(void *map, tileRtDType dtype, int rank,
     elementStrides[i] = 1;
     if (i > 0)
       strides[i - 1] = stride;
-    stride *= dims[i];
+    stride = i == 0 && pitch ? pitch : stride * dims[i];
   }
   CU_CHECK(driver.cuTensorMapEncodeTiled(
                map, dataType, (unsigned)rank, (void *)(uintptr_t)address, dims,

@@ -68,6 +68,46 @@ tileRtStatus tileRtLaunchOnStreamImpl(tileRtFunction *function,
 tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
                              bool *viaKernel);
 
+/// Copies `rows` rows of `rowBytes` bytes from `src` (rows `srcPitch`
+/// bytes apart) to `dst` (`dstPitch` apart), device to device, in order on
+/// `stream` (cuMemcpy2DAsync): a staged argument's way into and out of its
+/// workspace. CUDA only.
+tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
+                                 tileRtDevicePtr src, size_t srcPitch,
+                                 size_t rowBytes, size_t rows, void *stream);
+
+/// tileRtEncodeTensorMapTiled over rows `pitch` bytes apart (0: the
+/// contiguous rows of `sizes`).
+tileRtStatus tileRtEncodeTensorMapPitched(void *map, tileRtDType dtype,
+                                          int rank, tileRtDevicePtr address,
+                                          const int64_t *sizes, uint64_t pitch,
+                                          const uint32_t *box, int interleave,
+                                          int swizzle, int l2Promotion,
+                                          int oobFill);
+
+/// Orders `stream` after the work recorded in `*event` (`wait`; nothing
+/// while `*event` is null), or records the work enqueued so far on
+/// `stream` in `*event`, creating it (without timing) on first use: how
+/// launches on different streams take turns with one workspace. CUDA only.
+tileRtStatus tileRtStreamOrder(tileRtEvent **event, void *stream, bool wait);
+
+/// tileRtManifestCheckTensorMaps where a memref with a `stage` directive
+/// may be staged: where its address or a row stride breaks TMA's rules but
+/// its sizes and its rows padded to tileRtStagedPitch do not, its index is
+/// set in `staged` (numParams entries, cleared first; may be null, then
+/// staging is not considered) instead of failing.
+tileRtStatus tileRtCheckTensorMapsStaged(const tileRtManifest *m,
+                                         const tileRtArgValue *args,
+                                         unsigned char *staged);
+
+/// The row pitch in bytes of staged memref `param` of `m` with sizes
+/// `sizes`: its innermost row rounded up to the alignment its tensor maps
+/// need (16 bytes, 32 with 32-byte interleave). `*rows` gets the number
+/// of rows (the product of the outer sizes) and `*rowBytes` their length.
+uint64_t tileRtStagedPitch(const tileRtManifest *m, int param,
+                           const int64_t *sizes, uint64_t *rows,
+                           uint64_t *rowBytes);
+
 /// A loaded module: the platform's handle (CUmodule, hipModule_t).
 struct tileRtModule {
   void *module;

@@ -19,11 +19,13 @@
 
 enum { kTensorMapBytes = 128, kTensorMapAlign = 64 };
 
-/// Counts the kernel arguments and the storage bytes `m` needs.
-static void measure(const tileRtManifest *m, size_t *count, size_t *bytes) {
+/// Counts the kernel arguments and the storage bytes that the first
+/// `numParams` parameters of `m` need.
+static void measure(const tileRtManifest *m, int numParams, size_t *count,
+                    size_t *bytes) {
   *count = 0;
   *bytes = 0;
-  for (int i = 0; i < m->numParams; ++i) {
+  for (int i = 0; i < numParams; ++i) {
     const tileRtParam *p = &m->params[i];
     switch (p->kind) {
     case TILE_RT_PARAM_MEMREF:
@@ -104,7 +106,7 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
   if (s != TILE_RT_SUCCESS)
     return s;
   size_t count, bytes;
-  measure(m, &count, &bytes);
+  measure(m, m->numParams, &count, &bytes);
   out->pointers = (void **)calloc(count + 1, sizeof(void *));
   out->sizes = (size_t *)calloc(count + 1, sizeof(size_t));
   out->storage = (unsigned char *)aligned_alloc(
@@ -113,6 +115,17 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
   if (!out->pointers || !out->sizes || !out->storage)
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   memset(out->storage, 0, bytes);
+  // Memrefs whose maps address a workspace instead: recorded here, their
+  // maps encoded at launch (launchPacked). Where even staging cannot help,
+  // the maps are encoded as they are and the driver's error reported.
+  unsigned char staged[TILE_RT_MAX_PARAMS];
+  if (tileRtCheckTensorMapsStaged(m, args, staged) != TILE_RT_SUCCESS)
+    memset(staged, 0, sizeof(staged));
+  for (int i = 0; i < m->numParams; ++i)
+    if (staged[i]) {
+      out->stagedParam[out->numStaged] = i;
+      out->stagedArg[out->numStaged++] = args[i];
+    }
   Packer pk = {out, 0};
   for (int i = 0; i < m->numParams; ++i) {
     const tileRtParam *p = &m->params[i];
@@ -149,7 +162,7 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
       break;
     case TILE_RT_PARAM_TENSOR_MAP: {
       void *slot = push(&pk, kTensorMapBytes, kTensorMapAlign);
-      if (!encodeTensorMaps)
+      if (!encodeTensorMaps || staged[p->source])
         break;
       const tileRtArgValue *src = &args[p->source];
       s = tileRtEncodeTensorMapTiled(slot, p->dtype, p->rank, src->ptr,
@@ -211,6 +224,13 @@ struct tileRtKernel {
   /// while it reads or refills it.
   LaunchCache cache;
   atomic_flag cacheBusy;
+  /// The workspace of the kernel's staged arguments (`stage`), grown as
+  /// launches need it; the event recorded after the last launch that used
+  /// it, which the next waits for; and the flag a launch holds meanwhile.
+  tileRtDevicePtr work;
+  size_t workBytes;
+  tileRtEvent *workDone;
+  atomic_flag workBusy;
 };
 
 /// Loads `manifest` and, recursively, its variants; `needResident` asks for
@@ -627,6 +647,33 @@ static void chooseByCost(Choice *c, tileRtKernel *k, int first, int end) {
   }
 }
 
+/// Appends to `why` a line for each memref of `m` that `staged` marks: why
+/// its maps cannot address it, and the rows it is copied into.
+static void explainStaged(const tileRtManifest *m, const tileRtArgValue *args,
+                          const unsigned char *staged, char *why,
+                          size_t whyLen) {
+  for (int i = 0; i < m->numParams; ++i) {
+    if (!staged[i])
+      continue;
+    uint64_t rows, rowBytes;
+    uint64_t pitch = tileRtStagedPitch(m, i, args[i].sizes, &rows, &rowBytes);
+    const char *name = m->params[i].name;
+    if (pitch == rowBytes)
+      append(why, whyLen,
+             "stage %s: its address 0x%llx is not aligned; %llu rows of %llu "
+             "bytes copied to a workspace%s\n",
+             name, (unsigned long long)args[i].ptr, (unsigned long long)rows,
+             (unsigned long long)rowBytes,
+             m->params[i].stage == TILE_RT_STAGE_INOUT ? " and back" : "");
+    else
+      append(why, whyLen,
+             "stage %s: %llu rows of %llu bytes copied to rows of %llu%s\n",
+             name, (unsigned long long)rows, (unsigned long long)rowBytes,
+             (unsigned long long)pitch,
+             m->params[i].stage == TILE_RT_STAGE_INOUT ? " and back" : "");
+  }
+}
+
 /// tileRtKernelSelect. With `explain`, `why` gets the lines of the variants
 /// taken, each after those of the variants passed over before it, and,
 /// when nothing fits, `passed` (kWhyBytes) says why each candidate was
@@ -658,8 +705,11 @@ static tileRtStatus choose(tileRtKernel *k, const tileRtArgValue *args,
       return s;
     // Nothing is launched on an empty grid, so empty tensors need no maps.
     int empty = !grid[0] || !grid[1] || !grid[2];
-    if (empty ||
-        tileRtManifestCheckTensorMaps(&k->manifest, args) == TILE_RT_SUCCESS) {
+    unsigned char staged[TILE_RT_MAX_PARAMS];
+    if (empty || tileRtCheckTensorMapsStaged(&k->manifest, args, staged) ==
+                     TILE_RT_SUCCESS) {
+      if (explain && !empty)
+        explainStaged(&k->manifest, args, staged, why, whyLen);
       *target = k;
       memcpy(targetArgs, args,
              sizeof(tileRtArgValue) * (size_t)k->manifest.numParams);
@@ -795,19 +845,100 @@ static tileRtStatus zeroOutputs(const tileRtPackedParams *packed, bool early,
   return TILE_RT_SUCCESS;
 }
 
-/// Launches `target` on `packed` arguments and `config`: first zeroes, on
-/// `stream`, the memrefs that the manifest's `zero` directives name, also
-/// where the grid is empty (a sum over nothing is zero), which alone
-/// launches nothing; a memset does there, as nothing follows to overlap.
-static tileRtStatus launchPacked(tileRtKernel *target,
+/// The index in `packed->pointers` of the kernel argument of tensor map
+/// parameter `param` of `m`, which tileRtPackParams laid out in order.
+static size_t mapArgIndex(const tileRtManifest *m, int param) {
+  size_t count, bytes;
+  measure(m, param, &count, &bytes);
+  return count;
+}
+
+/// Where the staged arguments of one launch lie in the workspace.
+typedef struct StagedLayout {
+  uint64_t offset[TILE_RT_MAX_STAGED], pitch[TILE_RT_MAX_STAGED],
+      rows[TILE_RT_MAX_STAGED], rowBytes[TILE_RT_MAX_STAGED];
+} StagedLayout;
+
+/// Copies the staged arguments of `packed` into `k`'s workspace on
+/// `stream`, growing it first where needed, and encodes their tensor maps
+/// over it, as `*l` lays them out. The caller holds `k->workBusy`.
+static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
+                            void *stream, StagedLayout *l) {
+  const tileRtManifest *m = &k->manifest;
+  uint64_t total = 0;
+  for (int i = 0; i < packed->numStaged; ++i) {
+    l->pitch[i] =
+        tileRtStagedPitch(m, packed->stagedParam[i], packed->stagedArg[i].sizes,
+                          &l->rows[i], &l->rowBytes[i]);
+    l->offset[i] = total;
+    total += (l->pitch[i] * l->rows[i] + 255) / 256 * 256;
+  }
+  tileRtStatus s;
+  if (total > k->workBytes) {
+    // The old workspace may still be read by launches in flight.
+    if (k->workDone && (s = tileRtEventSynchronize(k->workDone)))
+      return s;
+    if ((s = tileRtFree(k->work)))
+      return s;
+    k->work = 0;
+    k->workBytes = 0;
+    if ((s = tileRtMalloc((size_t)total, &k->work)))
+      return s;
+    k->workBytes = (size_t)total;
+  }
+  // A launch on another stream may still use the workspace.
+  if ((s = tileRtStreamOrder(&k->workDone, stream, true)))
+    return s;
+  for (int i = 0; i < packed->numStaged; ++i) {
+    int param = packed->stagedParam[i];
+    const tileRtArgValue *a = &packed->stagedArg[i];
+    if ((s = tileRtCopyRowsAsync(k->work + l->offset[i], l->pitch[i], a->ptr,
+                                 l->rowBytes[i], l->rowBytes[i], l->rows[i],
+                                 stream)))
+      return s;
+    for (int j = 0; j < m->numParams; ++j) {
+      const tileRtParam *p = &m->params[j];
+      if (p->kind != TILE_RT_PARAM_TENSOR_MAP || p->source != param)
+        continue;
+      s = tileRtEncodeTensorMapPitched(
+          packed->pointers[mapArgIndex(m, j)], p->dtype, p->rank,
+          k->work + l->offset[i], a->sizes, l->pitch[i], p->box, p->interleave,
+          p->swizzle, p->l2Promotion, p->oobFill);
+      if (s != TILE_RT_SUCCESS) {
+        char msg[2048];
+        snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
+        return tileRtFail(s, "tensor map '%s' of staged %s: %s", p->name,
+                          m->params[param].name, msg);
+      }
+    }
+  }
+  return TILE_RT_SUCCESS;
+}
+
+/// Copies the staged arguments of `packed` that the kernel writes
+/// (`stage ... inout`) back from `k`'s workspace, and records the
+/// workspace's last use on `stream`.
+static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
+                             void *stream, const StagedLayout *l) {
+  for (int i = 0; i < packed->numStaged; ++i) {
+    if (k->manifest.params[packed->stagedParam[i]].stage != TILE_RT_STAGE_INOUT)
+      continue;
+    tileRtStatus s = tileRtCopyRowsAsync(
+        packed->stagedArg[i].ptr, l->rowBytes[i], k->work + l->offset[i],
+        l->pitch[i], l->rowBytes[i], l->rows[i], stream);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+  }
+  return tileRtStreamOrder(&k->workDone, stream, false);
+}
+
+/// Zeroes the outputs of `packed` and launches `target`'s kernel on them
+/// (launchPacked).
+static tileRtStatus launchKernel(tileRtKernel *target,
                                  const tileRtLaunchConfig *config,
                                  const tileRtPackedParams *packed,
                                  void *stream) {
   int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
-  if ((!empty || packed->numZero) && !target->function)
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s was loaded without the driver and cannot launch",
-                      target->manifest.path);
   bool dependent;
   tileRtStatus s = zeroOutputs(
       packed, target->manifest.dependentLaunch && !empty, stream, &dependent);
@@ -815,6 +946,37 @@ static tileRtStatus launchPacked(tileRtKernel *target,
     return s;
   return tileRtLaunchOnStreamImpl(target->function, config, packed->pointers,
                                   stream, dependent);
+}
+
+/// Launches `target` on `packed` arguments and `config`: first zeroes, on
+/// `stream`, the memrefs that the manifest's `zero` directives name, also
+/// where the grid is empty (a sum over nothing is zero), which alone
+/// launches nothing; a memset does there, as nothing follows to overlap.
+/// Staged arguments are copied into the workspace before (their tensor
+/// maps in `packed` encoded then) and, those the kernel writes, back after.
+static tileRtStatus launchPacked(tileRtKernel *target,
+                                 const tileRtLaunchConfig *config,
+                                 tileRtPackedParams *packed, void *stream) {
+  int empty = !config->grid[0] || !config->grid[1] || !config->grid[2];
+  if ((!empty || packed->numZero) && !target->function)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s was loaded without the driver and cannot launch",
+                      target->manifest.path);
+  if (empty || !packed->numStaged)
+    return launchKernel(target, config, packed, stream);
+  // One launch at a time fills the workspace; the driver orders the
+  // streams (stageIn waits for the last launch that used it).
+  while (atomic_flag_test_and_set_explicit(&target->workBusy,
+                                           memory_order_acquire))
+    ;
+  StagedLayout layout;
+  tileRtStatus s = stageIn(target, packed, stream, &layout);
+  if (s == TILE_RT_SUCCESS)
+    s = launchKernel(target, config, packed, stream);
+  if (s == TILE_RT_SUCCESS)
+    s = stageOut(target, packed, stream, &layout);
+  atomic_flag_clear_explicit(&target->workBusy, memory_order_release);
+  return s;
 }
 
 /// Whether `target` is `k` or one of its variants, recursively.
@@ -926,6 +1088,13 @@ void tileRtKernelDestroy(tileRtKernel *kernel) {
   for (int i = 0; i < kernel->numVariants; ++i)
     tileRtKernelDestroy(kernel->variants[i]);
   tileRtPackedParamsFree(&kernel->cache.packed);
+  if (kernel->work) {
+    // Launches still running may use it.
+    if (kernel->workDone)
+      (void)tileRtEventSynchronize(kernel->workDone);
+    (void)tileRtFree(kernel->work);
+  }
+  tileRtEventDestroy(kernel->workDone);
   tileRtModuleUnload(kernel->module);
   free(kernel);
 }

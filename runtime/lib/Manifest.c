@@ -564,6 +564,32 @@ static tileRtStatus checkDependentLaunch(LineCtx *ctx, const tileRtManifest *m,
   return PARSE_FAIL(ctx, "'dependent-launch' without a 'zero' directive");
 }
 
+/// Checks the `stage` directives of the parsed `m`: each names a memref
+/// that a tensor map of the manifest's own kernel reads, and not one the
+/// runtime zeroes (which the kernel reaches through its pointer).
+static tileRtStatus checkStages(LineCtx *ctx, const tileRtManifest *m) {
+  for (int i = 0; i < m->numParams; ++i) {
+    const tileRtParam *p = &m->params[i];
+    if (p->stage == TILE_RT_STAGE_NONE)
+      continue;
+    ctx->line = p->stageLine;
+    if (!m->hasKernel)
+      return PARSE_FAIL(ctx, "'stage' in a dispatching manifest (its "
+                             "variants' manifests say it)");
+    if (p->zeroInit)
+      return PARSE_FAIL(ctx, "'stage %s' of a memref the runtime zeroes",
+                        p->name);
+    int mapped = 0;
+    for (int j = 0; j < m->numParams; ++j)
+      mapped |= m->params[j].kind == TILE_RT_PARAM_TENSOR_MAP &&
+                m->params[j].source == i;
+    if (!mapped)
+      return PARSE_FAIL(ctx, "'stage %s' without a tensor map of %s", p->name,
+                        p->name);
+  }
+  return TILE_RT_SUCCESS;
+}
+
 tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                                        tileRtManifest *m) {
   if (!text || !m)
@@ -582,6 +608,7 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
   int seenHeader = 0, seenKernel = 0, seenBinary = 0, seenBlock = 0,
       seenShared = 0, seenCluster = 0, seenIndex = 0, seenFallback = 0,
       seenDependent = 0;
+  int numStages = 0;
   char line[kMaxLine];
   const char *cursor = text;
   while (*cursor) {
@@ -724,6 +751,29 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
                           "parameter declared before it",
                           words[1]);
       m->params[p].zeroInit = 1;
+    } else if (strcmp(d, "stage") == 0) {
+      int p = n == 3 ? tileRtManifestFindParam(m, words[1]) : -1;
+      tileRtStageKind kind = TILE_RT_STAGE_NONE;
+      if (n == 3 && strcmp(words[2], "in") == 0)
+        kind = TILE_RT_STAGE_IN;
+      else if (n == 3 && strcmp(words[2], "inout") == 0)
+        kind = TILE_RT_STAGE_INOUT;
+      if (kind == TILE_RT_STAGE_NONE)
+        return PARSE_FAIL(&ctx, "expected 'stage <memref parameter> in|inout'");
+      if (p < 0 || m->params[p].kind != TILE_RT_PARAM_MEMREF ||
+          m->params[p].rank < 2)
+        return PARSE_FAIL(&ctx,
+                          "'stage' names '%s', which is not a memref "
+                          "parameter of rank 2 or more declared before it",
+                          words[1]);
+      if (m->params[p].stage != TILE_RT_STAGE_NONE)
+        return PARSE_FAIL(&ctx, "duplicate 'stage %s' (first on line %d)",
+                          words[1], m->params[p].stageLine);
+      if (++numStages > TILE_RT_MAX_STAGED)
+        return PARSE_FAIL(&ctx, "more than %d 'stage' directives",
+                          TILE_RT_MAX_STAGED);
+      m->params[p].stage = kind;
+      m->params[p].stageLine = ctx.line;
     } else if (strcmp(d, "dependent-launch") == 0) {
       ONCE(seenDependent);
       if (n != 1)
@@ -789,6 +839,9 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
   tileRtStatus dependent = checkDependentLaunch(&ctx, m, seenDependent);
   if (dependent != TILE_RT_SUCCESS)
     return dependent;
+  tileRtStatus stage = checkStages(&ctx, m);
+  if (stage != TILE_RT_SUCCESS)
+    return stage;
   if (!m->hasKernel)
     return checkRules(m);
   if (!seenKernel)
@@ -951,6 +1004,10 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   for (int i = 0; i < m->numParams; ++i)
     if (m->params[i].zeroInit)
       fprintf(os, "zero %s\n", m->params[i].name);
+  for (int i = 0; i < m->numParams; ++i)
+    if (m->params[i].stage != TILE_RT_STAGE_NONE)
+      fprintf(os, "stage %s %s\n", m->params[i].name,
+              m->params[i].stage == TILE_RT_STAGE_IN ? "in" : "inout");
   if (m->dependentLaunch)
     fprintf(os, "dependent-launch\n");
   if (m->hasKernel) {
@@ -1273,44 +1330,99 @@ tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
-tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *m,
-                                           const tileRtArgValue *args) {
+/// The alignment TMA needs of map `p`'s address and strides: 16 bytes, 32
+/// with 32-byte interleave (the driver's enumerators: none, 16 B, 32 B).
+static uint64_t mapAlignment(const tileRtParam *p) {
+  return p->interleave == 2 ? 32 : 16;
+}
+
+/// Checks map `p` over its source `src` at `address` with `sizes`, whose
+/// rows are `pitch` bytes apart (0: contiguous). `*layout` is set when the
+/// address or a stride, not a size, breaks the rules.
+static tileRtStatus checkMap(const tileRtParam *p, const tileRtParam *src,
+                             uint64_t address, const int64_t *sizes,
+                             uint64_t pitch, int *layout) {
+  *layout = 0;
+  uint64_t align = mapAlignment(p);
+  for (int d = p->rank - 1; d >= 0; --d)
+    if (sizes[d] < 1 || sizes[d] > (INT64_C(1) << 32))
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "tensor map '%s': dimension %d of %s is %lld, "
+                        "expected 1 to 2^32",
+                        p->name, d, src->name, (long long)sizes[d]);
+  *layout = 1;
+  if (address % align)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "tensor map '%s': the address of %s (0x%llx) is not "
+                      "%llu-byte aligned",
+                      p->name, src->name, (unsigned long long)address,
+                      (unsigned long long)align);
+  uint64_t stride = tileRtDTypeSize(p->dtype);
+  for (int d = p->rank - 1; d >= 0; --d) {
+    if (d != p->rank - 1 && (stride % align || stride >= (UINT64_C(1) << 40)))
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "tensor map '%s': dimension %d of %s has a stride "
+                        "of %llu bytes, expected a multiple of %llu below "
+                        "2^40",
+                        p->name, d, src->name, (unsigned long long)stride,
+                        (unsigned long long)align);
+    stride = d == p->rank - 1 && pitch ? pitch : stride * (uint64_t)sizes[d];
+  }
+  *layout = 0;
+  return TILE_RT_SUCCESS;
+}
+
+uint64_t tileRtStagedPitch(const tileRtManifest *m, int param,
+                           const int64_t *sizes, uint64_t *rows,
+                           uint64_t *rowBytes) {
+  const tileRtParam *src = &m->params[param];
+  uint64_t align = 16;
+  for (int i = 0; i < m->numParams; ++i)
+    if (m->params[i].kind == TILE_RT_PARAM_TENSOR_MAP &&
+        m->params[i].source == param && mapAlignment(&m->params[i]) > align)
+      align = mapAlignment(&m->params[i]);
+  *rows = 1;
+  for (int d = 0; d + 1 < src->rank; ++d)
+    *rows *= (uint64_t)sizes[d];
+  *rowBytes = tileRtDTypeSize(src->dtype) * (uint64_t)sizes[src->rank - 1];
+  return (*rowBytes + align - 1) / align * align;
+}
+
+tileRtStatus tileRtCheckTensorMapsStaged(const tileRtManifest *m,
+                                         const tileRtArgValue *args,
+                                         unsigned char *staged) {
   if (!m || !args)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest or arguments");
+  if (staged)
+    memset(staged, 0, (size_t)m->numParams);
   for (int i = 0; i < m->numParams; ++i) {
     const tileRtParam *p = &m->params[i];
     if (p->kind != TILE_RT_PARAM_TENSOR_MAP)
       continue;
     const tileRtParam *src = &m->params[p->source];
     const tileRtArgValue *a = &args[p->source];
-    // The driver's interleave enumerators: none, 16 B, 32 B.
-    uint64_t align = p->interleave == 2 ? 32 : 16;
-    if (a->ptr % align)
-      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                        "tensor map '%s': the address of %s (0x%llx) is not "
-                        "%llu-byte aligned",
-                        p->name, src->name, (unsigned long long)a->ptr,
-                        (unsigned long long)align);
-    uint64_t stride = tileRtDTypeSize(p->dtype);
-    for (int d = p->rank - 1; d >= 0; --d) {
-      int64_t size = a->sizes[d];
-      if (size < 1 || size > (INT64_C(1) << 32))
-        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                          "tensor map '%s': dimension %d of %s is %lld, "
-                          "expected 1 to 2^32",
-                          p->name, d, src->name, (long long)size);
-      if (d != p->rank - 1 && (stride % align || stride >= (UINT64_C(1) << 40)))
-        return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                          "tensor map '%s': dimension %d of %s has a stride "
-                          "of %llu bytes, expected a multiple of %llu below "
-                          "2^40",
-                          p->name, d, src->name, (unsigned long long)stride,
-                          (unsigned long long)align);
-      stride *= (uint64_t)size;
-    }
+    int layout;
+    tileRtStatus s = checkMap(p, src, a->ptr, a->sizes, 0, &layout);
+    if (s == TILE_RT_SUCCESS)
+      continue;
+    if (!layout || !staged || src->stage == TILE_RT_STAGE_NONE)
+      return s;
+    // Staged: the workspace is 256-byte aligned, its rows padded.
+    uint64_t rows, rowBytes;
+    uint64_t pitch =
+        tileRtStagedPitch(m, p->source, a->sizes, &rows, &rowBytes);
+    s = checkMap(p, src, 256, a->sizes, pitch, &layout);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    staged[p->source] = 1;
   }
   return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *m,
+                                           const tileRtArgValue *args) {
+  return tileRtCheckTensorMapsStaged(m, args, NULL);
 }
 
 const tileRtView *tileRtFindView(const tileRtVariant *variant, int param) {

@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -118,6 +119,13 @@ static cl::opt<bool> noFallback(
     cl::desc("do not also compile, for a kernel that uses tensor maps, the "
              "kernel without them that the runtime launches where TMA "
              "cannot address the arguments (rows not 16-byte aligned)"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> noStage(
+    "no-stage",
+    cl::desc("do not let the runtime copy a memref that the kernel reaches "
+             "only through tensor maps into a workspace with 16-byte rows "
+             "where TMA cannot address it (no 'stage' directives): such "
+             "arguments then run the fallback kernel"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> pingpong(
     "pingpong",
@@ -223,6 +231,9 @@ struct KernelLaunch {
   std::vector<std::string> params;
   /// Parameters the launcher zeroes before each launch (`tile.zero_init`).
   std::vector<std::string> zeroed;
+  /// `stage` directives: "argN in|inout" for each memref the kernel
+  /// reaches only through its tensor maps (and its sizes).
+  std::vector<std::string> staged;
   /// The kernel waits for the stream's previous grid before it touches a
   /// zeroed argument (kDependentLaunchAttr).
   bool dependentLaunch = false;
@@ -508,6 +519,37 @@ static void moveTensorMapsLast(gpu::LaunchFuncOp launch) {
   launch.getKernelOperandsMutable().assign(newOperands);
 }
 
+namespace {
+/// What a kernel does with the buffer of one function argument through its
+/// tensor maps, and whether it reaches the data any other way.
+struct BufferAccess {
+  bool reads = false, writes = false, other = false;
+};
+} // namespace
+
+/// Adds to `access` what the kernel does through `value`, a tensor map
+/// argument of the kernel (`isMap`) or a memref one, following the casts
+/// the lowering put between them and their users.
+static void recordAccess(Value value, bool isMap, BufferAccess &access) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<UnrealizedConversionCastOp>(user)) {
+      for (Value result : user->getResults())
+        recordAccess(result, isMap, access);
+    } else if (!isMap && isa<memref::DimOp>(user)) {
+      // The sizes only.
+    } else if (isMap && isa<nvgpu::TmaAsyncLoadOp, nvgpu::TmaPrefetchOp,
+                            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
+                            NVVM::CpAsyncBulkTensorPrefetchOp>(user)) {
+      access.reads = true;
+    } else if (isMap && isa<nvgpu::TmaAsyncStoreOp,
+                            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp>(user)) {
+      access.writes = true;
+    } else {
+      access.other = true;
+    }
+  }
+}
+
 /// Reads the launch of each outlined kernel of `module` into `launches`.
 static LogicalResult collectLaunches(ModuleOp module,
                                      std::vector<KernelLaunch> &launches) {
@@ -521,11 +563,21 @@ static LogicalResult collectLaunches(ModuleOp module,
     llvm::DenseMap<BlockArgument, unsigned> mapsOf;
     std::vector<std::string> params;
     moveTensorMapsLast(launch);
-    for (Value operand : launch.getKernelOperands()) {
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    // Per tensor-map source, what the kernel does with its buffer.
+    llvm::MapVector<BlockArgument, BufferAccess> accessOf;
+    llvm::DenseMap<BlockArgument, unsigned> kernelArgOf;
+    for (auto [i, operand] : llvm::enumerate(launch.getKernelOperands())) {
       if (isa<nvgpu::TensorMapDescriptorType>(operand.getType())) {
         FailureOr<TensorMapParam> map = readTensorMap(operand, launch);
         if (failed(map))
           return WalkResult::interrupt();
+        BufferAccess &access = accessOf[map->source];
+        if (!kernel || kernel.isExternal())
+          access.other = true;
+        else
+          recordAccess(kernel.getArgument(i), /*isMap=*/true, access);
         // The source is declared before its maps; as `none` where the
         // kernel does not take it (it is a kernel operand otherwise, and
         // those come first).
@@ -547,6 +599,7 @@ static LogicalResult collectLaunches(ModuleOp module,
         return WalkResult::interrupt();
       }
       declared.insert(arg);
+      kernelArgOf[arg] = i;
       Type type = arg.getType();
       if (auto memref = dyn_cast<MemRefType>(type)) {
         FailureOr<std::string> text = memrefText(memref, launch);
@@ -626,11 +679,26 @@ static LogicalResult collectLaunches(ModuleOp module,
           func && func.getArgAttr(arg.getArgNumber(), "tile.zero_init"))
         info.zeroed.push_back(argName(arg));
     llvm::sort(info.zeroed);
-    if (auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-            launch, launch.getKernel()))
+    // A buffer the kernel reaches only through its maps may be copied into
+    // a workspace that the maps can address (docs/Runtime.md, "Staged
+    // arguments"); not one the runtime zeroes, whose pointer it uses.
+    for (auto &[source, access] : accessOf) {
+      if (auto it = kernelArgOf.find(source);
+          it != kernelArgOf.end() && kernel && !kernel.isExternal())
+        recordAccess(kernel.getArgument(it->second), /*isMap=*/false, access);
+      std::string name = argName(source);
+      if (noStage || access.other || (!access.reads && !access.writes) ||
+          llvm::is_contained(info.zeroed, name) ||
+          cast<MemRefType>(source.getType()).getRank() < 2)
+        continue;
+      info.staged.push_back(name + (access.writes ? " inout" : " in"));
+    }
+    llvm::sort(info.staged);
+    if (kernel)
       info.dependentLaunch =
           !info.zeroed.empty() &&
-          func.walk([](Operation *op) {
+          kernel
+              .walk([](Operation *op) {
                 return op->hasAttr(tile::kDependentLaunchAttr)
                            ? WalkResult::interrupt()
                            : WalkResult::advance();
@@ -1801,6 +1869,8 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
     os << "param " << param << "\n";
   for (const std::string &name : launch.zeroed)
     os << "zero " << name << "\n";
+  for (const std::string &staged : launch.staged)
+    os << "stage " << staged << "\n";
   if (launch.dependentLaunch)
     os << "dependent-launch\n";
   os << "block " << launch.block[0] << " " << launch.block[1] << " "

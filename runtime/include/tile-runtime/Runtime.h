@@ -134,6 +134,8 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
 #define TILE_RT_MAX_EXPR 512
 #define TILE_RT_MAX_PATH 4096
 #define TILE_RT_MAX_VARIANTS 16
+/// How many memrefs one manifest may stage (`stage` directives).
+#define TILE_RT_MAX_STAGED 8
 /// How deep variants may nest (a dispatching manifest's variant with a
 /// fallback is two levels); deeper nesting is taken for a cycle.
 #define TILE_RT_MAX_VARIANT_DEPTH 8
@@ -181,6 +183,18 @@ typedef enum tileRtMemRefPassing {
 } tileRtMemRefPassing;
 
 /// One parameter of a manifest, in kernel order.
+/// What a `stage` directive copies around a launch (docs/Runtime.md,
+/// "Staged arguments"): where a memref's tensor maps cannot address it for
+/// its address or row stride, the runtime copies it into a workspace whose
+/// rows are padded to 16 bytes and encodes the maps over that.
+typedef enum tileRtStageKind {
+  TILE_RT_STAGE_NONE = 0,
+  /// Copied in before the kernel: the kernel only reads it.
+  TILE_RT_STAGE_IN = 1,
+  /// Copied in before the kernel and back after it: the kernel writes it.
+  TILE_RT_STAGE_INOUT = 3,
+} tileRtStageKind;
+
 typedef struct tileRtParam {
   char name[TILE_RT_MAX_NAME];
   tileRtParamKind kind;
@@ -203,6 +217,10 @@ typedef struct tileRtParam {
   /// its bytes to zero on the launch's stream before every launch (an
   /// output the kernel adds into, with atomics).
   int zeroInit;
+  /// Memref: how a `stage` directive names it (TILE_RT_STAGE_NONE for no
+  /// directive), and the directive's line.
+  tileRtStageKind stage;
+  int stageLine;
 } tileRtParam;
 
 /// How many arguments one `variant` directive may view.
@@ -429,6 +447,13 @@ typedef struct tileRtPackedParams {
   int numZero;
   uint64_t zeroPtr[TILE_RT_MAX_PARAMS];
   size_t zeroBytes[TILE_RT_MAX_PARAMS];
+  /// The memrefs each launch of these arguments copies into the target's
+  /// workspace (`stage` directives whose maps cannot address the argument
+  /// itself), by parameter index in the target's manifest; their tensor
+  /// maps are encoded over the workspace at launch.
+  int numStaged;
+  int stagedParam[TILE_RT_MAX_STAGED];
+  tileRtArgValue stagedArg[TILE_RT_MAX_STAGED];
 } tileRtPackedParams;
 
 /// Expands `args` into kernel arguments by the manifest's passing rules

@@ -9,7 +9,8 @@
 //
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
-// stand-in encoding is the address followed by the row pitch), gemm_f16
+// stand-in encoding is the address followed by the row pitch),
+// acc2d_f16_tma (C += A, C read and written through a tensor map), gemm_f16
 // (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
 // (C = A^T B, A stored K x M), accum_f32 (Y += X and Z += X over bare f32
 // pointers, as a split-K kernel adds into zeroed outputs), tile_rt_zero
@@ -30,9 +31,10 @@
 // received and fakeCudaLastTensorMap the last tensor map encoded, so tests
 // can tell how arguments were bound; fakeCudaTensorMapEncodes counts the
 // tensor maps encoded, so tests can tell whether a launch reused the maps
-// of the one before. fakeCudaModuleLoads, fakeCudaZeroKernels,
-// fakeCudaAsyncMemsets and fakeCudaDependentLaunches count modules
-// loaded, zeroing kernels run, stream-ordered memsets and launches that
+// of the one before, and fakeCudaRowCopies the pitched copies
+// (cuMemcpy2DAsync) that stage arguments. fakeCudaModuleLoads,
+// fakeCudaZeroKernels, fakeCudaAsyncMemsets and fakeCudaDependentLaunches count
+// modules loaded, zeroing kernels run, stream-ordered memsets and launches that
 // carried the dependent launch attribute (and of those, the ones that
 // directly followed a zeroing kernel on their stream, the only place the
 // runtime may ask for one).
@@ -226,6 +228,26 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+/// C += A with A a descriptor and C read and written through the stand-in
+/// tensor map that follows it, on the rows and columns of A.
+static void acc2dF16Tma(const unsigned grid[3], const unsigned block[3],
+                        void **params) {
+  uint16_t *a, *c;
+  int64_t da[5];
+  uint64_t pitch;
+  fakeDescriptor(params, 0, &a, da);
+  memcpy(&c, params[7], sizeof(c));
+  memcpy(&pitch, (char *)params[7] + 8, sizeof(pitch));
+  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
+    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
+      if (row >= da[1] || col >= da[2])
+        continue;
+      uint16_t *at = &c[row * (pitch / 2) + col];
+      float x = tileRtF16ToF32(a[da[0] + row * da[3] + col * da[4]]);
+      *at = tileRtF32ToF16(tileRtF16ToF32(*at) + x);
+    }
+}
+
 static void nop(const unsigned grid[3], const unsigned block[3],
                 void **params) {
   (void)grid, (void)block, (void)params;
@@ -326,6 +348,7 @@ static KernelEntry kernels[] = {
     {"vadd_f32", vaddF32, 0},
     {"add2d_f16", add2dF16, 0},
     {"add2d_f16_tma", add2dF16Tma, 0},
+    {"acc2d_f16_tma", acc2dF16Tma, 0},
     {"gemm_f16", gemmF16, 0},
     {"gemm_tn_f16", gemmTnF16, 0},
     {"accum_f32", accumF32, 0},
@@ -547,6 +570,55 @@ CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
   lastOperationStream = stream;
   memset((void *)(uintptr_t)dst, value, bytes);
   return OK;
+}
+
+static long rowCopies;
+static void *rowCopyStream;
+
+/// For tests: the pitched copies (cuMemcpy2DAsync) so far, and the stream
+/// of the last.
+long fakeCudaRowCopies(void **stream) {
+  *stream = rowCopyStream;
+  return rowCopies;
+}
+
+/// CUDA_MEMCPY2D, device to device only.
+typedef struct Memcpy2D {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+} Memcpy2D;
+
+CUresult cuMemcpy2DAsync_v2(const Memcpy2D *copy, void *stream) {
+  enum { DEVICE = 2 };
+  if (copy->srcMemoryType != DEVICE || copy->dstMemoryType != DEVICE ||
+      copy->WidthInBytes > copy->srcPitch ||
+      copy->WidthInBytes > copy->dstPitch)
+    return INVALID_VALUE;
+  for (size_t row = 0; row < copy->Height; ++row)
+    memcpy((char *)(uintptr_t)copy->dstDevice + row * copy->dstPitch,
+           (const char *)(uintptr_t)copy->srcDevice + row * copy->srcPitch,
+           copy->WidthInBytes);
+  ++rowCopies;
+  rowCopyStream = stream;
+  lastOperation = "copy";
+  lastOperationStream = stream;
+  return OK;
+}
+
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  (void)stream, (void)event;
+  return flags ? INVALID_VALUE : OK;
 }
 
 CUresult cuEventCreate(void **event, unsigned flags) {

@@ -6,7 +6,9 @@
 // %A backs two maps and is not otherwise a kernel argument (declared
 // `none`); %B backs one map and is also read directly, after its map in the
 // body, so the maps move behind the other parameters and %B is declared
-// (as a descriptor) before its map.
+// (as a descriptor) before its map. The kernel reaches %A only through its
+// maps, which it loads from, so the runtime may stage it (`stage arg0 in`);
+// not %B, whose data the kernel also reads through its pointer.
 
 // RUN: rm -rf %t && tile-compile %s -o %t --chip sm_90a --no-cubin | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/tma_tiles_kernel.manifest
@@ -24,6 +26,7 @@
 // MANIFEST-NEXT: param arg0_tmap0 tensormap arg0 box 128x64 swizzle 128b interleave none l2 256b oob zero
 // MANIFEST-NEXT: param arg0_tmap1 tensormap arg0 box 64x32 swizzle none interleave none l2 none oob nan
 // MANIFEST-NEXT: param arg2_tmap0 tensormap arg2 box 64x32 swizzle 64b interleave none l2 128b oob zero
+// MANIFEST-NEXT: stage arg0 in
 // MANIFEST-NEXT: block 128 1 1
 // MANIFEST-NEXT: shared 32768
 // MANIFEST-NEXT: grid x ceildiv(arg1.dim0, 128)

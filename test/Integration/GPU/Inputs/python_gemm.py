@@ -30,7 +30,7 @@ def main():
     # deep, is too slow here): decode-sized M with narrow N (v0, K split
     # four ways in clusters; v1, two ways), with wide N (v3), M up to 64
     # with narrow N (v4, split), M up to 1024 with N up to 2048 (v5, split;
-    # K-heavy, and K = 77 whose rows TMA cannot address: the fallback), M
+    # K-heavy, and K = 77 whose rows TMA cannot address: A staged), M
     # up to 1024 with wider N (v6), large M with skinny N (v7), and large M
     # with wider N, where the costed rules weigh the waves: 18 tiles of
     # 128 x 256 cost 100 and 27 of 128 x 128 54, one wave each on any GPU
@@ -40,9 +40,9 @@ def main():
               (65, 8, 16384), (500, 40, 24), (300, 264, 77), (65, 2056, 24),
               (257, 2056, 24), (1100, 200, 24), (1100, 264, 24)]
     if tn:
-        # One row: gemm_nn on A (K x 1) read as 1 x K, through TMA, or its
-        # fallback where 1 x 77 rows are not 16-byte multiples; four rows:
-        # the TN build's fallback (8-byte rows of A, K split 8 ways for 72
+        # One row: gemm_nn on A (K x 1) read as 1 x K, through TMA, with
+        # A staged where 1 x 77 rows are not 16-byte multiples; four rows:
+        # the TN build with A's 8-byte rows staged (K split 8 ways for 72
         # columns); then decode-sized M (K split two ways, and four ways at
         # M 17-64).
         shapes = [(1, 72, 64), (1, 72, 77), (4, 72, 64), (16, 72, 64),

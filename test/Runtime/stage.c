@@ -1,0 +1,254 @@
+//===- stage.c - arguments staged into a workspace for TMA -----*- C -*-===//
+//
+// A `stage NAME in|inout` directive lets the runtime copy a memref whose
+// tensor maps cannot address it (an address or a row stride that is not a
+// multiple of 16 bytes) into a workspace with padded rows, encode the maps
+// over that and, for `inout`, copy it back after the kernel. On the
+// stand-in driver, whose kernels read the stand-in maps (address and row
+// pitch) and which counts the pitched copies, this checks each path's
+// results (outputs poisoned first), the pitch the maps see, the copies
+// made, what tileRtKernelSelect says, and that a stage is preferred to a
+// fallback. The manifests are written to the directory argv[1].
+//
+// clang-format off
+/*
+RUN: rm -rf %t && mkdir -p %t
+RUN: env TILE_RT_CUDA_DRIVER=%tile_obj/test/Runtime/libtile-rt-fake-cuda.so \
+RUN:   %tile_obj/test/Runtime/tile-rt-stage %t | FileCheck %s
+CHECK: 5x77: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: why: stage A: 5 rows of 154 bytes copied to rows of 160
+CHECK-NEXT: 5x77 again: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: 5x80: C = A + B, map pitch 160, 0 copies
+CHECK-NEXT: 5x80 at a 2-byte offset: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: why: stage A: its address 0x{{[0-9a-f]+}} is not aligned; 5 rows of 160 bytes copied to a workspace
+CHECK-NEXT: 40x77, a larger workspace: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: prepared, 5x77: 1 staged, C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: stage before fallback: add2d_f16_tma, C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies on stream 0x7
+CHECK-NEXT: why: stage C: 5 rows of 154 bytes copied to rows of 160 and back
+CHECK-NEXT: PASS
+*/
+// clang-format on
+//
+//===----------------------------------------------------------------------===//
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "Inputs/checks.h"
+#include "tile-runtime/Runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxRows = 40, kMaxCols = 80 };
+
+static long (*rowCopies)(void **);
+static long (*lastTensorMap)(uint64_t *, uint64_t *);
+static FakeLastLaunch lastLaunch;
+
+static uint64_t address(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+/// Memory with a 256-byte aligned start, as the driver allocates.
+static uint16_t *alloc(size_t elements) {
+  void *p = aligned_alloc(256, (elements * 2 + 255) / 256 * 256);
+  if (!p) {
+    printf("FAIL: out of memory\n");
+    exit(1);
+  }
+  return (uint16_t *)p;
+}
+
+/// The copies and the map pitch since `copiesBefore`, as the end of a line.
+static void printStaging(long copiesBefore) {
+  void *stream;
+  uint64_t sizes[2], pitch;
+  lastTensorMap(sizes, &pitch);
+  printf(", map pitch %llu, %ld copies", (unsigned long long)pitch,
+         rowCopies(&stream) - copiesBefore);
+}
+
+/// Whether `c` (rows x cols, row-major) holds `a + b` (`b` null: `a`
+/// plus the `c0` it held before), printing the first mismatch.
+static int check(const uint16_t *c, const uint16_t *a, const uint16_t *b,
+                 const uint16_t *c0, int rows, int cols) {
+  for (int i = 0; i < rows * cols; ++i) {
+    float want = tileRtF16ToF32(a[i]) + tileRtF16ToF32(b ? b[i] : c0[i]);
+    if (tileRtF16ToF32(c[i]) != want) {
+      printf(" (element %d: %g, expected %g)", i, tileRtF16ToF32(c[i]), want);
+      ++failures;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/// Arguments A, B, C of `rows` x `cols` for the add kernel, A at `a` (and
+/// an unused value for the tensor map).
+static void addArgs(tileRtArgValue *args, const uint16_t *a, const uint16_t *b,
+                    const uint16_t *c, int rows, int cols) {
+  memset(args, 0, sizeof(tileRtArgValue) * 4);
+  args[0].ptr = address(a);
+  args[1].ptr = address(b);
+  args[2].ptr = address(c);
+  for (int i = 0; i < 3; ++i) {
+    args[i].sizes[0] = rows;
+    args[i].sizes[1] = cols;
+  }
+}
+
+/// Launches C = A + B (C poisoned first) and prints what happened.
+static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
+                      const uint16_t *b, uint16_t *c, int rows, int cols,
+                      int explain) {
+  tileRtArgValue args[4];
+  addArgs(args, a, b, c, rows, cols);
+  memset(c, 0xff, sizeof(uint16_t) * rows * cols);
+  void *stream;
+  long before = rowCopies(&stream);
+  tileRtStatus s = tileRtKernelLaunchOnStream(k, args, NULL);
+  if (s != TILE_RT_SUCCESS) {
+    printf("%s: %s\n", what, tileRtErrorString());
+    ++failures;
+    return;
+  }
+  unsigned grid[3], block[3];
+  long launches;
+  printf("%s: ", what);
+  if (strstr(what, "fallback"))
+    printf("%s, ", lastLaunch(grid, block, &stream, &launches));
+  printf("C = A + B");
+  check(c, a, b, NULL, rows, cols);
+  printStaging(before);
+  printf("\n");
+  if (!explain)
+    return;
+  char why[2048];
+  tileRtKernel *target;
+  tileRtArgValue targetArgs[TILE_RT_MAX_PARAMS];
+  expectOk(tileRtKernelSelect(k, args, &target, targetArgs, why, sizeof(why)),
+           "select");
+  printf("why: %s", why);
+}
+
+static const char *kAddManifest = "tile-launch-manifest 1\n"
+                                  "kernel add2d_f16_tma\n"
+                                  "binary k.ptx ptx\n"
+                                  "param A memref<?x?xf16> none\n"
+                                  "param B memref<?x?xf16> descriptor\n"
+                                  "param C memref<?x?xf16> descriptor\n"
+                                  "param A_tmap tensormap A box 4x8\n"
+                                  "stage A in\n"
+                                  "block 8 4\n"
+                                  "grid x ceildiv(C.dim1, 8)\n"
+                                  "grid y ceildiv(C.dim0, 4)\n";
+
+int main(int argc, char **argv) {
+  const char *dir = directoryArgument(argc, argv, "tile-rt-stage");
+  if (!dir)
+    return 2;
+  rowCopies = (long (*)(void **))fakeDriverSymbol("fakeCudaRowCopies");
+  lastTensorMap = (long (*)(uint64_t *, uint64_t *))fakeDriverSymbol(
+      "fakeCudaLastTensorMap");
+  lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
+  if (startStandInDriver(rowCopies && lastTensorMap && lastLaunch))
+    return 1;
+  writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
+
+  size_t elements = kMaxRows * kMaxCols + 8;
+  uint16_t *a = alloc(elements), *b = alloc(elements), *c = alloc(elements);
+  for (size_t i = 0; i < elements; ++i) {
+    a[i] = tileRtF32ToF16((float)(i % 97));
+    b[i] = tileRtF32ToF16(0.5f * (float)(i % 31));
+  }
+
+  // A read through a tensor map: 77 columns are 154-byte rows.
+  tileRtKernel *add = writeAndLoad(dir, "add.manifest", kAddManifest);
+  launchAdd(add, "5x77", a, b, c, 5, 77, 1);
+  // The cached launch copies again (A may have changed) and encodes the
+  // map over the workspace again.
+  launchAdd(add, "5x77 again", a, b, c, 5, 77, 0);
+  launchAdd(add, "5x80", a, b, c, 5, 80, 0);
+  launchAdd(add, "5x80 at a 2-byte offset", a + 1, b, c, 5, 80, 1);
+  launchAdd(add, "40x77, a larger workspace", a, b, c, 40, 77, 0);
+
+  // A prepared launch stages at each launch too.
+  tileRtArgValue args[4];
+  addArgs(args, a, b, c, 5, 77);
+  tileRtLaunchConfig config;
+  tileRtPackedParams packed;
+  memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
+  void *stream;
+  long before = rowCopies(&stream);
+  expectOk(tileRtKernelPrepare(add, args, &config, &packed), "prepare");
+  expectOk(tileRtKernelLaunchPrepared(add, &config, &packed), "launch");
+  printf("prepared, 5x77: %d staged, C = A + B", packed.numStaged);
+  check(c, a, b, NULL, 5, 77);
+  printStaging(before);
+  printf("\n");
+  tileRtPackedParamsFree(&packed);
+  tileRtKernelDestroy(add);
+
+  // With a fallback too, the kernel is staged rather than passed over.
+  writeFile(dir, "plain.manifest",
+            "tile-launch-manifest 1\n"
+            "kernel add2d_f16\n"
+            "binary k.ptx ptx\n"
+            "param A memref<?x?xf16> descriptor\n"
+            "param B memref<?x?xf16> descriptor\n"
+            "param C memref<?x?xf16> descriptor\n"
+            "block 8 4\n"
+            "grid x ceildiv(C.dim1, 8)\n"
+            "grid y ceildiv(C.dim0, 4)\n");
+  char text[1024];
+  snprintf(text, sizeof(text), "%sfallback plain.manifest\n", kAddManifest);
+  tileRtKernel *both = writeAndLoad(dir, "both.manifest", text);
+  launchAdd(both, "stage before fallback", a, b, c, 5, 77, 0);
+  tileRtKernelDestroy(both);
+
+  // C += A with C read and written through its map: copied in and back.
+  tileRtKernel *acc = writeAndLoad(dir, "acc.manifest",
+                                   "tile-launch-manifest 1\n"
+                                   "kernel acc2d_f16_tma\n"
+                                   "binary k.ptx ptx\n"
+                                   "param A memref<?x?xf16> descriptor\n"
+                                   "param C memref<?x?xf16> none\n"
+                                   "param C_tmap tensormap C box 4x8\n"
+                                   "stage C inout\n"
+                                   "block 8 4\n"
+                                   "grid x ceildiv(A.dim1, 8)\n"
+                                   "grid y ceildiv(A.dim0, 4)\n");
+  uint16_t *c0 = alloc(elements);
+  for (int i = 0; i < 5 * 77; ++i)
+    c[i] = c0[i] = tileRtF32ToF16((float)(i % 13) - 6.0f);
+  tileRtArgValue accArgs[3];
+  memset(accArgs, 0, sizeof(accArgs));
+  accArgs[0].ptr = address(a);
+  accArgs[1].ptr = address(c);
+  for (int i = 0; i < 2; ++i) {
+    accArgs[i].sizes[0] = 5;
+    accArgs[i].sizes[1] = 77;
+  }
+  before = rowCopies(&stream);
+  expectOk(tileRtKernelLaunchOnStream(acc, accArgs, (void *)7), "launch acc");
+  printf("inout, 5x77: C += A");
+  check(c, a, NULL, c0, 5, 77);
+  printStaging(before);
+  rowCopies(&stream);
+  printf(" on stream %p\n", stream);
+  char why[2048];
+  tileRtKernel *target;
+  tileRtArgValue targetArgs[TILE_RT_MAX_PARAMS];
+  expectOk(
+      tileRtKernelSelect(acc, accArgs, &target, targetArgs, why, sizeof(why)),
+      "select acc");
+  printf("why: %s", why);
+  tileRtKernelDestroy(acc);
+
+  free(a);
+  free(b);
+  free(c);
+  free(c0);
+  printf(failures ? "FAIL\n" : "PASS\n");
+  return failures != 0;
+}
