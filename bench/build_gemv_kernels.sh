@@ -41,7 +41,7 @@ run_default() { # name kernel
 # a batched configuration: four rows of X per block, one row of W per
 # warp.
 run gemv-f16 kernels/gemv.mlir
-run gemv-bf16 kernels/gemv.mlir -D WT=bf16 -D OT=bf16
+run gemv-bf16 kernels/gemv.mlir -D AT=bf16 -D OT=bf16
 run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 # W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
 # for the GEMV), with zero points and without.

@@ -34,7 +34,8 @@
 //   BK       K per step: a multiple of KT * VE
 //   BM       rows of X per block
 //   SPLIT    blocks along K (gemv_splitk only)
-//   WT       element type of W and X: f16 or bf16
+//   AT       element type of W and X: f16 or bf16 (the GEMMs' name for their
+//            operands, so that a GEMM's dispatch table can run this file)
 //   OT       element type of Y (gemv): f16, bf16 or f32
 // sm_80: a warp per row, two rows per warp and two 16-byte chunks per row
 // per step (four loads of W in flight per thread, about 70 registers, so
@@ -46,8 +47,8 @@
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 //
-// tile.params: THREADS=128 KT=32 GROUPS=4 VE=8 BN=8 BK=512 BM=1 SPLIT=4 WT=f16 OT=f16
-// tile.params(sm_90a BM=1 WT=f16): BN=4 BK=1024
+// tile.params: THREADS=128 KT=32 GROUPS=4 VE=8 BN=8 BK=512 BM=1 SPLIT=4 AT=f16 OT=f16
+// tile.params(sm_90a BM=1 AT=f16): BN=4 BK=1024
 
 // W tile: row n on thread group n / RW (RW = BN / GROUPS rows per group),
 // chunk c = k / VE of the row on thread c mod KT of the group.
@@ -72,22 +73,22 @@
        * (${BK} floordiv (${KT} * ${VE}))
      + k floordiv (${KT} * ${VE})) * ${VE} + k mod ${VE})>
 
-func.func @gemv(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
+func.func @gemv(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
                 %Y: memref<?x?x${OT}>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index
   %bn = arith.constant ${BN} : index
   %bk = arith.constant ${BK} : index
-  %M = memref.dim %X, %c0 : memref<?x?x${WT}>
-  %K = memref.dim %X, %c1 : memref<?x?x${WT}>
-  %N = memref.dim %W, %c0 : memref<?x?x${WT}>
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %W, %c0 : memref<?x?x${AT}>
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
-    %w = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${WT}, #tile.fragment>
-    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${WT}, #tile.fragment>
+    %w = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %p = tile.alloc {layout = #ptile}
         : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
@@ -97,16 +98,16 @@ func.func @gemv(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
     scf.for %s = %c0 to %steps step %c1 {
       %k0 = arith.muli %s, %bk : index
       tile.copy %W[%n0, %k0] -> %w
-          : memref<?x?x${WT}> -> memref<${BN}x${BK}x${WT}, #tile.fragment>
+          : memref<?x?x${AT}> -> memref<${BN}x${BK}x${AT}, #tile.fragment>
       tile.copy %X[%m0, %k0] -> %x
-          : memref<?x?x${WT}> -> memref<${BM}x${BK}x${WT}, #tile.fragment>
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
       tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
         %acc = memref.load %p[%i, %j, %k]
             : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
-        %wv = memref.load %w[%j, %k] : memref<${BN}x${BK}x${WT}, #tile.fragment>
-        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${WT}, #tile.fragment>
-        %wf = arith.extf %wv : ${WT} to f32
-        %xf = arith.extf %xv : ${WT} to f32
+        %wv = memref.load %w[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
+        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %wf = arith.extf %wv : ${AT} to f32
+        %xf = arith.extf %xv : ${AT} to f32
         %sum = math.fma %wf, %xf, %acc : f32
         memref.store %sum, %p[%i, %j, %k]
             : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
@@ -121,7 +122,7 @@ func.func @gemv(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
   return
 }
 
-func.func @gemv_splitk(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
+func.func @gemv_splitk(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
                        %Y: memref<?x?xf32> {tile.zero_init}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -129,9 +130,9 @@ func.func @gemv_splitk(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
   %bn = arith.constant ${BN} : index
   %bk = arith.constant ${BK} : index
   %split = arith.constant ${SPLIT} : index
-  %M = memref.dim %X, %c0 : memref<?x?x${WT}>
-  %K = memref.dim %X, %c1 : memref<?x?x${WT}>
-  %N = memref.dim %W, %c0 : memref<?x?x${WT}>
+  %M = memref.dim %X, %c0 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %N = memref.dim %W, %c0 : memref<?x?x${AT}>
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
   // Each of the SPLIT blocks of a tile walks `per` steps of BK.
@@ -139,8 +140,8 @@ func.func @gemv_splitk(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
   %per = arith.ceildivui %steps, %split : index
   tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
       threads(${THREADS}) {
-    %w = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${WT}, #tile.fragment>
-    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${WT}, #tile.fragment>
+    %w = tile.alloc {layout = #wtile} : memref<${BN}x${BK}x${AT}, #tile.fragment>
+    %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %p = tile.alloc {layout = #ptile}
         : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
@@ -153,16 +154,16 @@ func.func @gemv_splitk(%X: memref<?x?x${WT}>, %W: memref<?x?x${WT}>,
     scf.for %s = %first to %last step %c1 {
       %k0 = arith.muli %s, %bk : index
       tile.copy %W[%n0, %k0] -> %w
-          : memref<?x?x${WT}> -> memref<${BN}x${BK}x${WT}, #tile.fragment>
+          : memref<?x?x${AT}> -> memref<${BN}x${BK}x${AT}, #tile.fragment>
       tile.copy %X[%m0, %k0] -> %x
-          : memref<?x?x${WT}> -> memref<${BM}x${BK}x${WT}, #tile.fragment>
+          : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
       tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
         %acc = memref.load %p[%i, %j, %k]
             : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
-        %wv = memref.load %w[%j, %k] : memref<${BN}x${BK}x${WT}, #tile.fragment>
-        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${WT}, #tile.fragment>
-        %wf = arith.extf %wv : ${WT} to f32
-        %xf = arith.extf %xv : ${WT} to f32
+        %wv = memref.load %w[%j, %k] : memref<${BN}x${BK}x${AT}, #tile.fragment>
+        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %wf = arith.extf %wv : ${AT} to f32
+        %xf = arith.extf %xv : ${AT} to f32
         %sum = math.fma %wf, %xf, %acc : f32
         memref.store %sum, %p[%i, %j, %k]
             : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>

@@ -2031,10 +2031,10 @@ withConfig(const std::vector<KernelParam> &declared,
   return params;
 }
 
-/// The argument types of each function defined by `text`, a kernel file
-/// named `name` after substitution; failure, with the parser's errors,
-/// where it does not parse.
-static FailureOr<std::vector<SmallVector<Type>>>
+/// The name and argument types of each function defined by `text`, a
+/// kernel file named `name` after substitution; failure, with the parser's
+/// errors, where it does not parse.
+static FailureOr<std::vector<std::pair<std::string, SmallVector<Type>>>>
 functionSignatures(MLIRContext &context, StringRef text, StringRef name) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
@@ -2046,10 +2046,11 @@ functionSignatures(MLIRContext &context, StringRef text, StringRef name) {
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
-  std::vector<SmallVector<Type>> signatures;
+  std::vector<std::pair<std::string, SmallVector<Type>>> signatures;
   for (auto func : module->getOps<func::FuncOp>())
     if (!func.isExternal())
-      signatures.emplace_back(func.getArgumentTypes());
+      signatures.emplace_back(func.getSymName().str(),
+                              SmallVector<Type>(func.getArgumentTypes()));
   return signatures;
 }
 
@@ -2257,7 +2258,10 @@ static int runDispatch(MLIRContext &context, StringRef self,
       own = build;
       break;
     }
-  std::optional<std::vector<SmallVector<Type>>> callerSignatures;
+  std::optional<std::vector<std::pair<std::string, SmallVector<Type>>>>
+      callerSignatures;
+  // Per build of a via= entry, the function of the other file it calls.
+  std::vector<std::string> viaFunction(builds.size());
   for (auto [entry, build] : llvm::zip(entries, buildOf)) {
     if (!entry.via)
       continue;
@@ -2280,17 +2284,31 @@ static int runDispatch(MLIRContext &context, StringRef self,
     auto calleeSignatures = functionSignatures(context, *text, sibling.path);
     if (failed(calleeSignatures))
       return 1;
-    for (auto [file, signatures] :
-         {std::make_pair(StringRef(inputFile), &*callerSignatures),
-          std::make_pair(StringRef(sibling.path), &*calleeSignatures)})
-      if (signatures->size() != 1)
-        return entryError(entry, entry.via->text + ": " + file + " defines " +
-                                     Twine(signatures->size()) +
-                                     " functions, expected one (a via= "
-                                     "entry calls the function of each "
-                                     "file)");
-    if (failed(checkVia(entry, stem, callerSignatures->front(),
-                        calleeSignatures->front())))
+    if (callerSignatures->size() != 1)
+      return entryError(entry, entry.via->text + ": " + inputFile +
+                                   " defines " +
+                                   Twine(callerSignatures->size()) +
+                                   " functions, expected one (a via= entry "
+                                   "stands in for the function of the file "
+                                   "compiled)");
+    // The callee: the file's one function, or the one named as the file.
+    const auto *callee = calleeSignatures->size() == 1
+                             ? &calleeSignatures->front()
+                             : nullptr;
+    for (const auto &signature : *calleeSignatures)
+      if (signature.first == entry.via->kernel)
+        callee = &signature;
+    if (!callee)
+      return entryError(entry, entry.via->text + ": " + sibling.path +
+                                   " defines " +
+                                   Twine(calleeSignatures->size()) +
+                                   " functions, none named " +
+                                   entry.via->kernel +
+                                   " (a via= entry calls the file's one "
+                                   "function or the one named as the file)");
+    viaFunction[build] = callee->first;
+    if (failed(checkVia(entry, stem, callerSignatures->front().second,
+                        callee->second)))
       return 1;
   }
 
@@ -2358,16 +2376,22 @@ static int runDispatch(MLIRContext &context, StringRef self,
       continue;
     SmallString<256> dir(outputDir);
     llvm::sys::path::append(dir, builds[build].dir);
+    // The callee function's kernel: its build's one kernel, or the one
+    // of the function's name.
     std::vector<std::string> built = builtKernels(dir);
+    std::string named = viaFunction[build] + "_kernel";
+    if (built.size() != 1 && llvm::is_contained(built, named))
+      built = {named};
     for (auto [file, count] :
          {std::make_pair(StringRef(inputFile), kernels.size()),
           std::make_pair(StringRef(builds[build].file), built.size())})
       if (count != 1)
         return entryError(entry, entry.via->text + ": " + file + " has " +
                                      Twine(count) +
-                                     " kernels, expected one (a via= "
-                                     "entry's kernel stands in for the "
-                                     "file's)");
+                                     " kernels, expected one or one named " +
+                                     named +
+                                     " (a via= entry's kernel stands in for "
+                                     "the file's)");
     viaKernel[build] = built.front();
   }
   for (const std::string &kernel : kernels) {
