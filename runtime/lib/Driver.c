@@ -126,6 +126,7 @@ typedef struct Driver {
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuMemcpy2DAsync)(const CuMemcpy2D *, CUstream);
   CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuStreamIsCapturing)(CUstream, int *);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -245,6 +246,7 @@ static tileRtStatus loadDriver(void) {
       ENTRY(cuMemsetD8Async, "cuMemsetD8Async", NULL, true),
       ENTRY(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", false),
       ENTRY(cuStreamWaitEvent, "cuStreamWaitEvent", NULL, false),
+      ENTRY(cuStreamIsCapturing, "cuStreamIsCapturing", NULL, false),
       ENTRY(cuEventCreate, "cuEventCreate", NULL, true),
       ENTRY(cuEventRecord, "cuEventRecord", NULL, true),
       ENTRY(cuEventSynchronize, "cuEventSynchronize", NULL, true),
@@ -839,6 +841,18 @@ tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
   copy.WidthInBytes = rowBytes;
   copy.Height = rows;
   CU_CHECK(driver.cuMemcpy2DAsync(&copy, (CUstream)stream), "cuMemcpy2DAsync");
+  return TILE_RT_SUCCESS;
+}
+
+tileRtStatus tileRtStreamCapturing(void *stream, bool *capturing) {
+  REQUIRE_CONTEXT();
+  *capturing = false;
+  if (platform == TILE_RT_PLATFORM_HIP || !driver.cuStreamIsCapturing)
+    return TILE_RT_SUCCESS;
+  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+  CU_CHECK(driver.cuStreamIsCapturing((CUstream)stream, &status),
+           "cuStreamIsCapturing");
+  *capturing = status != 0;
   return TILE_RT_SUCCESS;
 }
 

@@ -91,6 +91,10 @@ tileRtStatus tileRtEncodeTensorMapPitched(void *map, tileRtDType dtype,
 /// launches on different streams take turns with one workspace. CUDA only.
 tileRtStatus tileRtStreamOrder(tileRtEvent **event, void *stream, bool wait);
 
+/// Sets `*capturing` when `stream` is being captured into a CUDA graph
+/// (cuStreamIsCapturing; false where the driver lacks it, and on HIP).
+tileRtStatus tileRtStreamCapturing(void *stream, bool *capturing);
+
 /// tileRtManifestCheckTensorMaps where a memref with a `stage` directive
 /// may be staged: where its address or a row stride breaks TMA's rules but
 /// its sizes and its rows padded to tileRtStagedPitch do not, its index is

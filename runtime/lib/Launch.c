@@ -231,6 +231,10 @@ struct tileRtKernel {
   size_t workBytes;
   tileRtEvent *workDone;
   atomic_flag workBusy;
+  /// The workspaces a larger one replaced, kept for graphs captured
+  /// before (growWorkspace).
+  tileRtDevicePtr *retired;
+  int numRetired;
 };
 
 /// Loads `manifest` and, recursively, its variants; `needResident` asks for
@@ -859,11 +863,48 @@ typedef struct StagedLayout {
       rows[TILE_RT_MAX_STAGED], rowBytes[TILE_RT_MAX_STAGED];
 } StagedLayout;
 
+/// Makes `k`'s workspace at least `bytes` long. A larger one replaces it
+/// (at least doubling), and the old one stays allocated until the kernel
+/// is destroyed: a CUDA graph captured from an earlier launch may still
+/// copy into it and hold tensor maps over it.
+static tileRtStatus growWorkspace(tileRtKernel *k, uint64_t bytes,
+                                  bool capturing) {
+  if (bytes <= k->workBytes)
+    return TILE_RT_SUCCESS;
+  if (capturing)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "%s: a staged launch in a stream capture needs a "
+                      "workspace of %llu bytes, which cannot be allocated "
+                      "while capturing (%zu allocated): launch the kernel "
+                      "once on these sizes before capturing",
+                      k->manifest.path, (unsigned long long)bytes,
+                      k->workBytes);
+  if (bytes < 2 * (uint64_t)k->workBytes)
+    bytes = 2 * (uint64_t)k->workBytes;
+  tileRtDevicePtr *retired = (tileRtDevicePtr *)realloc(
+      k->retired, sizeof(*retired) * (size_t)(k->numRetired + 1));
+  if (!retired)
+    return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
+  k->retired = retired;
+  tileRtDevicePtr fresh;
+  tileRtStatus s = tileRtMalloc((size_t)bytes, &fresh);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  if (k->work)
+    k->retired[k->numRetired++] = k->work;
+  k->work = fresh;
+  k->workBytes = (size_t)bytes;
+  return TILE_RT_SUCCESS;
+}
+
 /// Copies the staged arguments of `packed` into `k`'s workspace on
 /// `stream`, growing it first where needed, and encodes their tensor maps
-/// over it, as `*l` lays them out. The caller holds `k->workBusy`.
+/// over it, as `*l` lays them out. Outside a stream capture the launch
+/// first waits for the last one that used the workspace; in one it cannot
+/// (a capture may not wait for work outside it). The caller holds
+/// `k->workBusy`.
 static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
-                            void *stream, StagedLayout *l) {
+                            void *stream, bool capturing, StagedLayout *l) {
   const tileRtManifest *m = &k->manifest;
   uint64_t total = 0;
   for (int i = 0; i < packed->numStaged; ++i) {
@@ -873,21 +914,11 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
     l->offset[i] = total;
     total += (l->pitch[i] * l->rows[i] + 255) / 256 * 256;
   }
-  tileRtStatus s;
-  if (total > k->workBytes) {
-    // The old workspace may still be read by launches in flight.
-    if (k->workDone && (s = tileRtEventSynchronize(k->workDone)))
-      return s;
-    if ((s = tileRtFree(k->work)))
-      return s;
-    k->work = 0;
-    k->workBytes = 0;
-    if ((s = tileRtMalloc((size_t)total, &k->work)))
-      return s;
-    k->workBytes = (size_t)total;
-  }
+  tileRtStatus s = growWorkspace(k, total, capturing);
+  if (s != TILE_RT_SUCCESS)
+    return s;
   // A launch on another stream may still use the workspace.
-  if ((s = tileRtStreamOrder(&k->workDone, stream, true)))
+  if (!capturing && (s = tileRtStreamOrder(&k->workDone, stream, true)))
     return s;
   for (int i = 0; i < packed->numStaged; ++i) {
     int param = packed->stagedParam[i];
@@ -916,10 +947,11 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
 }
 
 /// Copies the staged arguments of `packed` that the kernel writes
-/// (`stage ... inout`) back from `k`'s workspace, and records the
-/// workspace's last use on `stream`.
+/// (`stage ... inout`) back from `k`'s workspace, and, outside a stream
+/// capture, records the workspace's last use on `stream`.
 static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
-                             void *stream, const StagedLayout *l) {
+                             void *stream, bool capturing,
+                             const StagedLayout *l) {
   for (int i = 0; i < packed->numStaged; ++i) {
     if (k->manifest.params[packed->stagedParam[i]].stage != TILE_RT_STAGE_INOUT)
       continue;
@@ -929,7 +961,8 @@ static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
     if (s != TILE_RT_SUCCESS)
       return s;
   }
-  return tileRtStreamOrder(&k->workDone, stream, false);
+  return capturing ? TILE_RT_SUCCESS
+                   : tileRtStreamOrder(&k->workDone, stream, false);
 }
 
 /// Zeroes the outputs of `packed` and launches `target`'s kernel on them
@@ -970,11 +1003,14 @@ static tileRtStatus launchPacked(tileRtKernel *target,
                                            memory_order_acquire))
     ;
   StagedLayout layout;
-  tileRtStatus s = stageIn(target, packed, stream, &layout);
+  bool capturing = false;
+  tileRtStatus s = tileRtStreamCapturing(stream, &capturing);
+  if (s == TILE_RT_SUCCESS)
+    s = stageIn(target, packed, stream, capturing, &layout);
   if (s == TILE_RT_SUCCESS)
     s = launchKernel(target, config, packed, stream);
   if (s == TILE_RT_SUCCESS)
-    s = stageOut(target, packed, stream, &layout);
+    s = stageOut(target, packed, stream, capturing, &layout);
   atomic_flag_clear_explicit(&target->workBusy, memory_order_release);
   return s;
 }
@@ -1089,11 +1125,14 @@ void tileRtKernelDestroy(tileRtKernel *kernel) {
     tileRtKernelDestroy(kernel->variants[i]);
   tileRtPackedParamsFree(&kernel->cache.packed);
   if (kernel->work) {
-    // Launches still running may use it.
+    // Launches still running may use them.
     if (kernel->workDone)
       (void)tileRtEventSynchronize(kernel->workDone);
     (void)tileRtFree(kernel->work);
+    for (int i = 0; i < kernel->numRetired; ++i)
+      (void)tileRtFree(kernel->retired[i]);
   }
+  free(kernel->retired);
   tileRtEventDestroy(kernel->workDone);
   tileRtModuleUnload(kernel->module);
   free(kernel);

@@ -7,8 +7,9 @@
 // stand-in driver, whose kernels read the stand-in maps (address and row
 // pitch) and which counts the pitched copies, this checks each path's
 // results (outputs poisoned first), the pitch the maps see, the copies
-// made, what tileRtKernelSelect says, and that a stage is preferred to a
-// fallback. The manifests are written to the directory argv[1].
+// made, what tileRtKernelSelect says, that a stage is preferred to a
+// fallback, and launches in a graph capture (no waits for work outside it,
+// no allocation). The manifests are written to the directory argv[1].
 //
 // clang-format off
 /*
@@ -23,6 +24,9 @@ CHECK-NEXT: 5x80 at a 2-byte offset: C = A + B, map pitch 160, 1 copies
 CHECK-NEXT: why: stage A: its address 0x{{[0-9a-f]+}} is not aligned; 5 rows of 160 bytes copied to a workspace
 CHECK-NEXT: 40x77, a larger workspace: C = A + B, map pitch 160, 1 copies
 CHECK-NEXT: prepared, 5x77: 1 staged, C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: capture, 5x77: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: capture: 0 waits
+CHECK-NEXT: capture, 100x77: {{.*}}add.manifest: a staged launch in a stream capture needs a workspace of 16128 bytes, which cannot be allocated while capturing (6400 allocated): launch the kernel once on these sizes before capturing
 CHECK-NEXT: stage before fallback: add2d_f16_tma, C = A + B, map pitch 160, 1 copies
 CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies on stream 0x7
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes copied to rows of 160 and back
@@ -44,6 +48,8 @@ CHECK-NEXT: PASS
 enum { kMaxRows = 40, kMaxCols = 80 };
 
 static long (*rowCopies)(void **);
+static long (*streamWaits)(void);
+static void (*setCapturing)(int);
 static long (*lastTensorMap)(uint64_t *, uint64_t *);
 static FakeLastLaunch lastLaunch;
 
@@ -151,7 +157,10 @@ int main(int argc, char **argv) {
   lastTensorMap = (long (*)(uint64_t *, uint64_t *))fakeDriverSymbol(
       "fakeCudaLastTensorMap");
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
-  if (startStandInDriver(rowCopies && lastTensorMap && lastLaunch))
+  streamWaits = (long (*)(void))fakeDriverSymbol("fakeCudaStreamWaits");
+  setCapturing = (void (*)(int))fakeDriverSymbol("fakeCudaSetCapturing");
+  if (startStandInDriver(rowCopies && lastTensorMap && lastLaunch &&
+                         streamWaits && setCapturing))
     return 1;
   writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
 
@@ -187,6 +196,21 @@ int main(int argc, char **argv) {
   printStaging(before);
   printf("\n");
   tileRtPackedParamsFree(&packed);
+
+  // In a graph capture the launch cannot wait for work outside it, nor
+  // allocate: it uses the workspace the launches before it grew.
+  setCapturing(1);
+  long waits = streamWaits();
+  launchAdd(add, "capture, 5x77", a, b, c, 5, 77, 0);
+  printf("capture: %ld waits\n", streamWaits() - waits);
+  tileRtArgValue big[4];
+  uint16_t *wide = alloc(100 * 77);
+  addArgs(big, wide, wide, wide, 100, 77);
+  tileRtStatus s = tileRtKernelLaunchOnStream(add, big, NULL);
+  printf("capture, 100x77: %s\n",
+         s == TILE_RT_SUCCESS ? "launched" : tileRtErrorString());
+  setCapturing(0);
+  free(wide);
   tileRtKernelDestroy(add);
 
   // With a fallback too, the kernel is staged rather than passed over.

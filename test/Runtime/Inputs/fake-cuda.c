@@ -31,8 +31,10 @@
 // received and fakeCudaLastTensorMap the last tensor map encoded, so tests
 // can tell how arguments were bound; fakeCudaTensorMapEncodes counts the
 // tensor maps encoded, so tests can tell whether a launch reused the maps
-// of the one before, and fakeCudaRowCopies the pitched copies
-// (cuMemcpy2DAsync) that stage arguments. fakeCudaModuleLoads,
+// of the one before, fakeCudaRowCopies the pitched copies
+// (cuMemcpy2DAsync) that stage arguments and fakeCudaStreamWaits the
+// streams made to wait for an event; fakeCudaSetCapturing makes every
+// stream report a graph capture (cuStreamIsCapturing). fakeCudaModuleLoads,
 // fakeCudaZeroKernels, fakeCudaAsyncMemsets and fakeCudaDependentLaunches count
 // modules loaded, zeroing kernels run, stream-ordered memsets and launches that
 // carried the dependent launch attribute (and of those, the ones that
@@ -616,9 +618,26 @@ CUresult cuMemcpy2DAsync_v2(const Memcpy2D *copy, void *stream) {
   return OK;
 }
 
+static long streamWaits;
+static int capturing;
+
+/// For tests: the cuStreamWaitEvent calls so far.
+long fakeCudaStreamWaits(void) { return streamWaits; }
+
+/// For tests: makes every stream report that it is (`on`) or is not being
+/// captured into a graph (cuStreamIsCapturing).
+void fakeCudaSetCapturing(int on) { capturing = on; }
+
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
   (void)stream, (void)event;
+  ++streamWaits;
   return flags ? INVALID_VALUE : OK;
+}
+
+CUresult cuStreamIsCapturing(void *stream, int *status) {
+  (void)stream;
+  *status = capturing; // CU_STREAM_CAPTURE_STATUS_ACTIVE is 1
+  return OK;
 }
 
 CUresult cuEventCreate(void **event, unsigned flags) {
