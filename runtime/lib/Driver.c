@@ -13,9 +13,11 @@
 // While the HIP platform is selected (tileRtSetPlatform), each entry point
 // forwards to its HIP counterpart in DriverHIP.c instead.
 //
-// The runtime brings one kernel of its own, tile_rt_zero (kZeroPtx), which
-// clears the `zero` outputs of a `dependent-launch` manifest so that the
-// kernel after it may start early (docs/Runtime.md, "Zeroed outputs").
+// The runtime brings two kernels of its own (kRuntimePtx): tile_rt_zero,
+// which clears the `zero` outputs of a `dependent-launch` manifest so that
+// the kernel after it may start early (docs/Runtime.md, "Zeroed outputs"),
+// and tile_rt_copy_rows, which copies staged arguments into and out of
+// their workspace ("Staged arguments").
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,9 +155,10 @@ static int contextOrdinal = -1;
 typedef struct ContextState {
   /// The device's compute capability major version; 0 until asked.
   int major;
-  /// The zeroing kernel (kZeroPtx); null until a launch first needs it.
-  tileRtModule *zeroModule;
-  CUfunction zeroFunction;
+  /// The runtime's kernels (kRuntimePtx); null until a launch first needs
+  /// one.
+  tileRtModule *runtimeModule;
+  CUfunction zeroFunction, copyFunction;
 } ContextState;
 
 static ContextState contextState;
@@ -334,7 +337,7 @@ void tileRtShutdown(void) {
   }
   if (!context)
     return;
-  tileRtModuleUnload(contextState.zeroModule);
+  tileRtModuleUnload(contextState.runtimeModule);
   memset(&contextState, 0, sizeof(contextState));
   driver.cuCtxSetCurrent(NULL);
   driver.cuDevicePrimaryCtxRelease(device);
@@ -699,13 +702,24 @@ tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
   return TILE_RT_SUCCESS;
 }
 
-/// The runtime's zeroing kernel: thread i of the grid stores zeros to the
-/// 16 bytes at ptr + 16 i, for i below `chunks`. Its first instruction lets
-/// the next kernel on the stream launch, if that one was launched as a
-/// programmatic dependent, once every block of this one has started; that
-/// kernel's griddepcontrol.wait still waits for this grid to finish and
-/// its stores to be visible. PTX ISA 7.8 is the first with griddepcontrol.
-static const char kZeroPtx[] =
+/// The runtime's kernels. tile_rt_zero: thread i of the grid stores zeros
+/// to the 16 bytes at ptr + 16 i, for i below `chunks`. Its first
+/// instruction lets the next kernel on the stream launch, if that one was
+/// launched as a programmatic dependent, once every block of this one has
+/// started; that kernel's griddepcontrol.wait still waits for this grid to
+/// finish and its stores to be visible. PTX ISA 7.8 is the first with
+/// griddepcontrol.
+///
+/// tile_rt_copy_rows: thread i copies chunk c = i mod `chunks` of row
+/// r = i / chunks, the bytes [16 c, min(16 c + 16, row_bytes)) of the row
+/// at src + r src_pitch to dst + r dst_pitch. A whole chunk moves as one
+/// 16-byte load and store where both ends are 16-byte aligned; where only
+/// one end is and the other is 2-byte aligned (an f16 or bf16 row of odd
+/// length, into or out of a workspace), as one 16-byte access on the
+/// aligned end and, on the other, eight 2-byte loads, or stores of 4 bytes
+/// (with a 2-byte one at either end where the row starts 2 bytes past a
+/// 4-byte boundary); else, and for the last part of a row, byte by byte.
+static const char kRuntimePtx[] =
     ".version 7.8\n"
     ".target sm_90\n"
     ".address_size 64\n"
@@ -733,11 +747,126 @@ static const char kZeroPtx[] =
     "  st.global.v4.b32 [%rd7], {%r4, %r4, %r4, %r4};\n"
     "DONE:\n"
     "  ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry tile_rt_copy_rows(.param .u64 dst, .param .u64 "
+    "dst_pitch,\n"
+    "    .param .u64 src, .param .u64 src_pitch, .param .u32 row_bytes,\n"
+    "    .param .u32 chunks, .param .u32 total)\n"
+    "{\n"
+    "  .reg .pred %p<8>;\n"
+    "  .reg .b16 %h<8>;\n"
+    "  .reg .b32 %r<24>;\n"
+    "  .reg .b64 %rd<14>;\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.u32 %r4, %r1, %r2, %r3;\n"
+    "  ld.param.u32 %r5, [total];\n"
+    "  setp.ge.u32 %p1, %r4, %r5;\n"
+    "  @%p1 bra END;\n"
+    "  ld.param.u32 %r6, [chunks];\n"
+    "  div.u32 %r7, %r4, %r6;\n"
+    "  mul.lo.u32 %r8, %r7, %r6;\n"
+    "  sub.u32 %r9, %r4, %r8;\n"
+    "  shl.b32 %r10, %r9, 4;\n"
+    "  ld.param.u32 %r11, [row_bytes];\n"
+    "  sub.u32 %r12, %r11, %r10;\n"
+    "  min.u32 %r12, %r12, 16;\n"
+    "  ld.param.u64 %rd1, [src];\n"
+    "  ld.param.u64 %rd2, [src_pitch];\n"
+    "  ld.param.u64 %rd3, [dst];\n"
+    "  ld.param.u64 %rd4, [dst_pitch];\n"
+    "  cvt.u64.u32 %rd5, %r7;\n"
+    "  cvt.u64.u32 %rd6, %r10;\n"
+    "  mad.lo.u64 %rd7, %rd5, %rd2, %rd1;\n"
+    "  add.s64 %rd7, %rd7, %rd6;\n"
+    "  cvta.to.global.u64 %rd7, %rd7;\n"
+    "  mad.lo.u64 %rd8, %rd5, %rd4, %rd3;\n"
+    "  add.s64 %rd8, %rd8, %rd6;\n"
+    "  cvta.to.global.u64 %rd8, %rd8;\n"
+    "  cvt.u32.u64 %r14, %rd7;\n"
+    "  cvt.u32.u64 %r15, %rd8;\n"
+    "  or.b32 %r13, %r14, %r15;\n"
+    "  setp.ne.u32 %p2, %r12, 16;\n"
+    "  @%p2 bra BYTES;\n"
+    "  and.b32 %r16, %r13, 15;\n"
+    "  setp.eq.u32 %p3, %r16, 0;\n"
+    "  @%p3 bra WHOLE;\n"
+    "  and.b32 %r16, %r13, 1;\n"
+    "  setp.ne.u32 %p4, %r16, 0;\n"
+    "  @%p4 bra BYTES;\n"
+    "  and.b32 %r16, %r15, 15;\n"
+    "  setp.eq.u32 %p5, %r16, 0;\n"
+    "  @%p5 bra HALVES_IN;\n"
+    "  and.b32 %r16, %r14, 15;\n"
+    "  setp.eq.u32 %p6, %r16, 0;\n"
+    "  @%p6 bra HALVES_OUT;\n"
+    "  bra BYTES;\n"
+    "WHOLE:\n"
+    "  ld.global.v4.b32 {%r17, %r18, %r19, %r20}, [%rd7];\n"
+    "  st.global.v4.b32 [%rd8], {%r17, %r18, %r19, %r20};\n"
+    "  bra END;\n"
+    "HALVES_IN:\n"
+    "  ld.global.b16 %h0, [%rd7];\n"
+    "  ld.global.b16 %h1, [%rd7+2];\n"
+    "  ld.global.b16 %h2, [%rd7+4];\n"
+    "  ld.global.b16 %h3, [%rd7+6];\n"
+    "  ld.global.b16 %h4, [%rd7+8];\n"
+    "  ld.global.b16 %h5, [%rd7+10];\n"
+    "  ld.global.b16 %h6, [%rd7+12];\n"
+    "  ld.global.b16 %h7, [%rd7+14];\n"
+    "  mov.b32 %r17, {%h0, %h1};\n"
+    "  mov.b32 %r18, {%h2, %h3};\n"
+    "  mov.b32 %r19, {%h4, %h5};\n"
+    "  mov.b32 %r20, {%h6, %h7};\n"
+    "  st.global.v4.b32 [%rd8], {%r17, %r18, %r19, %r20};\n"
+    "  bra END;\n"
+    "HALVES_OUT:\n"
+    "  ld.global.v4.b32 {%r17, %r18, %r19, %r20}, [%rd7];\n"
+    "  and.b32 %r16, %r15, 3;\n"
+    "  setp.eq.u32 %p5, %r16, 0;\n"
+    "  @%p5 bra WORDS_OUT;\n"
+    "  mov.b32 {%h0, %h1}, %r17;\n"
+    "  mov.b32 {%h2, %h3}, %r18;\n"
+    "  mov.b32 {%h4, %h5}, %r19;\n"
+    "  mov.b32 {%h6, %h7}, %r20;\n"
+    "  st.global.b16 [%rd8], %h0;\n"
+    "  mov.b32 %r17, {%h1, %h2};\n"
+    "  mov.b32 %r18, {%h3, %h4};\n"
+    "  mov.b32 %r19, {%h5, %h6};\n"
+    "  st.global.b32 [%rd8+2], %r17;\n"
+    "  st.global.b32 [%rd8+6], %r18;\n"
+    "  st.global.b32 [%rd8+10], %r19;\n"
+    "  st.global.b16 [%rd8+14], %h7;\n"
+    "  bra END;\n"
+    "WORDS_OUT:\n"
+    "  st.global.b32 [%rd8], %r17;\n"
+    "  st.global.b32 [%rd8+4], %r18;\n"
+    "  st.global.b32 [%rd8+8], %r19;\n"
+    "  st.global.b32 [%rd8+12], %r20;\n"
+    "  bra END;\n"
+    "BYTES:\n"
+    "  mov.u32 %r21, 0;\n"
+    "NEXT:\n"
+    "  setp.ge.u32 %p7, %r21, %r12;\n"
+    "  @%p7 bra END;\n"
+    "  cvt.u64.u32 %rd9, %r21;\n"
+    "  add.s64 %rd10, %rd7, %rd9;\n"
+    "  add.s64 %rd11, %rd8, %rd9;\n"
+    "  ld.global.u8 %r22, [%rd10];\n"
+    "  st.global.u8 [%rd11], %r22;\n"
+    "  add.u32 %r21, %r21, 1;\n"
+    "  bra NEXT;\n"
+    "END:\n"
+    "  ret;\n"
     "}\n";
 
 enum {
-  /// Threads per block of the zeroing kernel; its grid covers the chunks.
+  /// Threads per block of the zeroing and the copy kernel; their grids
+  /// cover the chunks.
   kZeroBlock = 256,
+  kCopyBlock = 256,
   /// The bytes one thread of it clears, and the alignment it needs.
   kZeroChunk = 16,
 };
@@ -771,29 +900,33 @@ static tileRtStatus zeroKernelFits(tileRtDevicePtr ptr, size_t bytes,
   return s;
 }
 
-/// The zeroing kernel of the current context, JIT-compiled from kZeroPtx
-/// when a launch first needs it rather than at tileRtInit: most programs
-/// never do.
-static tileRtStatus zeroKernel(CUfunction *out) {
-  if (!contextState.zeroFunction) {
+/// The runtime's kernel `name` of the current context (`*slot`), from its
+/// module, which is JIT-compiled from kRuntimePtx when a launch first
+/// needs one of them rather than at tileRtInit: most programs never do.
+static tileRtStatus runtimeKernel(const char *name, CUfunction *slot,
+                                  CUfunction *out) {
+  if (!contextState.runtimeModule) {
     tileRtModule *module;
     tileRtStatus s =
-        tileRtModuleLoadData(kZeroPtx, sizeof(kZeroPtx) - 1, &module);
+        tileRtModuleLoadData(kRuntimePtx, sizeof(kRuntimePtx) - 1, &module);
     if (s != TILE_RT_SUCCESS) {
       char msg[2048];
       snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
-      return tileRtFail(s, "the runtime's zeroing kernel: %s", msg);
+      return tileRtFail(s, "the runtime's kernel %s: %s", name, msg);
     }
-    CUresult r = driver.cuModuleGetFunction(&contextState.zeroFunction,
-                                            module->module, "tile_rt_zero");
-    if (r != 0) {
-      tileRtModuleUnload(module);
-      contextState.zeroFunction = NULL;
-      return driverFail(r, "cuModuleGetFunction(tile_rt_zero)");
-    }
-    contextState.zeroModule = module;
+    contextState.runtimeModule = module;
   }
-  *out = contextState.zeroFunction;
+  if (!*slot) {
+    CUresult r = driver.cuModuleGetFunction(
+        slot, contextState.runtimeModule->module, name);
+    if (r != 0) {
+      *slot = NULL;
+      char what[128];
+      snprintf(what, sizeof(what), "cuModuleGetFunction(%s)", name);
+      return driverFail(r, what);
+    }
+  }
+  *out = *slot;
   return TILE_RT_SUCCESS;
 }
 
@@ -808,7 +941,7 @@ tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
   if (!fits)
     return tileRtMemset8Async(ptr, 0, bytes, stream);
   CUfunction function;
-  s = zeroKernel(&function);
+  s = runtimeKernel("tile_rt_zero", &contextState.zeroFunction, &function);
   if (s != TILE_RT_SUCCESS)
     return s;
   uint64_t chunks = bytes / kZeroChunk;
@@ -825,12 +958,41 @@ tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
                                  tileRtDevicePtr src, size_t srcPitch,
                                  size_t rowBytes, size_t rows, void *stream) {
   REQUIRE_CONTEXT();
-  if (platform == TILE_RT_PLATFORM_HIP || !driver.cuMemcpy2DAsync)
+  if (platform == TILE_RT_PLATFORM_HIP)
+    return tileRtFail(TILE_RT_ERROR_DRIVER,
+                      "staged arguments need the CUDA driver");
+  if (!rowBytes || !rows)
+    return TILE_RT_SUCCESS;
+  // The runtime's copy kernel where one grid covers the chunks (and the
+  // device runs sm_90 code, as every TMA kernel's does); else the driver's
+  // pitched copy, several times slower on rows of odd length.
+  uint64_t chunks = (rowBytes + 15) / 16;
+  int major = 0;
+  tileRtStatus s = deviceMajor(&major);
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  if (major >= 9 && rowBytes <= 0xffffffffu && chunks * rows <= 0x7fffffffu) {
+    CUfunction function;
+    s = runtimeKernel("tile_rt_copy_rows", &contextState.copyFunction,
+                      &function);
+    if (s != TILE_RT_SUCCESS)
+      return s;
+    uint64_t dst64 = dst, dstPitch64 = dstPitch, src64 = src,
+             srcPitch64 = srcPitch;
+    uint32_t rowBytes32 = (uint32_t)rowBytes, chunks32 = (uint32_t)chunks,
+             total = (uint32_t)(chunks * rows);
+    void *params[] = {&dst64,      &dstPitch64, &src64, &srcPitch64,
+                      &rowBytes32, &chunks32,   &total};
+    unsigned blocks = (total + kCopyBlock - 1) / kCopyBlock;
+    CU_CHECK(driver.cuLaunchKernel(function, blocks, 1, 1, kCopyBlock, 1, 1, 0,
+                                   (CUstream)stream, params, NULL),
+             "cuLaunchKernel(tile_rt_copy_rows)");
+    return TILE_RT_SUCCESS;
+  }
+  if (!driver.cuMemcpy2DAsync)
     return tileRtFail(TILE_RT_ERROR_DRIVER,
                       "staged arguments need cuMemcpy2DAsync of the CUDA "
                       "driver");
-  if (!rowBytes || !rows)
-    return TILE_RT_SUCCESS;
   CuMemcpy2D copy;
   memset(&copy, 0, sizeof(copy));
   copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;

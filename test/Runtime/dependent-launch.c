@@ -44,7 +44,7 @@ SM90-NEXT: cluster: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 0 modu
 SM90-NEXT: cluster of 2 over 3 blocks: TILE_RT_ERROR_DRIVER: cuLaunchKernelEx failed: CUDA_ERROR_INVALID_CLUSTER_SIZE (a kernel launch error has occurred due to cluster misconfiguration)
 SM90-NEXT: cluster of 16: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 0 modules loaded
 SM90-NEXT: after re-initialising: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 1 module loaded
-SM90-NEXT: zeroing kernel refused: TILE_RT_ERROR_DRIVER: the runtime's zeroing kernel: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)
+SM90-NEXT: zeroing kernel refused: TILE_RT_ERROR_DRIVER: the runtime's kernel tile_rt_zero: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)
 SM90-NEXT: stand-in driver: image refused
 SM90-NEXT: then accepted: Y = X; 1 zeroing kernel, 0 memsets, dependent launch, 1 module loaded
 

@@ -14,7 +14,8 @@
 // (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
 // (C = A^T B, A stored K x M), accum_f32 (Y += X and Z += X over bare f32
 // pointers, as a split-K kernel adds into zeroed outputs), tile_rt_zero
-// (the runtime's own zeroing kernel, Driver.c) and nop (does nothing, so
+// (the runtime's own zeroing kernel, Driver.c), tile_rt_copy_rows (its
+// copy kernel) and nop (does nothing, so
 // that benchmarks time the host side of a launch alone; also under the
 // names of the library GEMMs' kernels, gemm_nn_kernel, gemm_nt_kernel and
 // gemm_tn_kernel, for dry runs of their dispatching manifests); PTX images must
@@ -298,6 +299,41 @@ static void zeroChunks(const unsigned grid[3], const unsigned block[3],
   ++zeroKernels;
 }
 
+/// The last operation enqueued (a kernel's name, or "memset") and its
+/// stream: what a dependent launch may overlap.
+static const char *lastOperation;
+static void *lastOperationStream;
+
+static long rowCopies;
+static void *rowCopyStream;
+
+/// The runtime's copy kernel (Driver.c): thread i copies chunk c = i mod
+/// chunks of row r = i / chunks, bytes [16 c, min(16 c + 16, row_bytes)),
+/// from src + r src_pitch to dst + r dst_pitch (u64 dst, dst_pitch, src,
+/// src_pitch; u32 row_bytes, chunks, total).
+static void copyRows(const unsigned grid[3], const unsigned block[3],
+                     void **params) {
+  uint64_t dst, dstPitch, src, srcPitch;
+  uint32_t rowBytes, chunks, total;
+  memcpy(&dst, params[0], sizeof(dst));
+  memcpy(&dstPitch, params[1], sizeof(dstPitch));
+  memcpy(&src, params[2], sizeof(src));
+  memcpy(&srcPitch, params[3], sizeof(srcPitch));
+  memcpy(&rowBytes, params[4], sizeof(rowBytes));
+  memcpy(&chunks, params[5], sizeof(chunks));
+  memcpy(&total, params[6], sizeof(total));
+  uint64_t threads =
+      (uint64_t)grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+  for (uint64_t i = 0; i < threads && i < total; ++i) {
+    uint64_t r = i / chunks, at = 16 * (i % chunks);
+    uint64_t n = rowBytes - at < 16 ? rowBytes - at : 16;
+    memcpy((char *)(uintptr_t)(dst + r * dstPitch + at),
+           (const char *)(uintptr_t)(src + r * srcPitch + at), n);
+  }
+  ++rowCopies;
+  rowCopyStream = lastOperationStream;
+}
+
 /// The three descriptors the last GEMM received: aligned pointer, then
 /// offset, sizes and strides; `gemms` counts the GEMMs launched.
 static struct {
@@ -355,6 +391,7 @@ static KernelEntry kernels[] = {
     {"gemm_tn_f16", gemmTnF16, 0},
     {"accum_f32", accumF32, 0},
     {"tile_rt_zero", zeroChunks, 0},
+    {"tile_rt_copy_rows", copyRows, 0},
     {"nop", nop, 0},
     // The library GEMMs' kernels, so that dry runs of their dispatching
     // manifests can count waves on this device; launched, they compute
@@ -362,11 +399,6 @@ static KernelEntry kernels[] = {
     {"gemm_nn_kernel", nop, 0},
     {"gemm_nt_kernel", nop, 0},
     {"gemm_tn_kernel", nop, 0}};
-
-/// The last operation enqueued (a kernel's name, or "memset") and its
-/// stream: what a dependent launch may overlap.
-static const char *lastOperation;
-static void *lastOperationStream;
 
 static struct {
   const char *kernel;
@@ -574,11 +606,8 @@ CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
   return OK;
 }
 
-static long rowCopies;
-static void *rowCopyStream;
-
-/// For tests: the pitched copies (cuMemcpy2DAsync) so far, and the stream
-/// of the last.
+/// For tests: the pitched copies so far (the runtime's copy kernel or
+/// cuMemcpy2DAsync), and the stream of the last.
 long fakeCudaRowCopies(void **stream) {
   *stream = rowCopyStream;
   return rowCopies;
