@@ -18,7 +18,8 @@
 // copy kernel) and nop (does nothing, so
 // that benchmarks time the host side of a launch alone; also under the
 // names of the library GEMMs' kernels, gemm_nn_kernel, gemm_nt_kernel and
-// gemm_tn_kernel, for dry runs of their dispatching manifests); PTX images must
+// gemm_tn_kernel, and of the GEMVs their one-row rules run, gemv_kernel and
+// gemv_kn_kernel, for dry runs of their dispatching manifests); PTX images must
 // contain ".entry". The environment variable FAKE_CUDA_INIT_ERROR makes
 // cuInit fail with that code, and FAKE_CUDA_COMPUTE_CAPABILITY ("8.0")
 // sets the device's compute capability (default 9.0); a module image that
@@ -398,7 +399,9 @@ static KernelEntry kernels[] = {
     // nothing.
     {"gemm_nn_kernel", nop, 0},
     {"gemm_nt_kernel", nop, 0},
-    {"gemm_tn_kernel", nop, 0}};
+    {"gemm_tn_kernel", nop, 0},
+    {"gemv_kernel", nop, 0},
+    {"gemv_kn_kernel", nop, 0}};
 
 static struct {
   const char *kernel;
