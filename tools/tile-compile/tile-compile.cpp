@@ -2292,20 +2292,18 @@ static int runDispatch(MLIRContext &context, StringRef self,
                                    "stands in for the function of the file "
                                    "compiled)");
     // The callee: the file's one function, or the one named as the file.
-    const auto *callee = calleeSignatures->size() == 1
-                             ? &calleeSignatures->front()
-                             : nullptr;
+    const auto *callee =
+        calleeSignatures->size() == 1 ? &calleeSignatures->front() : nullptr;
     for (const auto &signature : *calleeSignatures)
       if (signature.first == entry.via->kernel)
         callee = &signature;
     if (!callee)
-      return entryError(entry, entry.via->text + ": " + sibling.path +
-                                   " defines " +
-                                   Twine(calleeSignatures->size()) +
-                                   " functions, none named " +
-                                   entry.via->kernel +
-                                   " (a via= entry calls the file's one "
-                                   "function or the one named as the file)");
+      return entryError(entry,
+                        entry.via->text + ": " + sibling.path + " defines " +
+                            Twine(calleeSignatures->size()) +
+                            " functions, none named " + entry.via->kernel +
+                            " (a via= entry calls the file's one "
+                            "function or the one named as the file)");
     viaFunction[build] = callee->first;
     if (failed(checkVia(entry, stem, callerSignatures->front().second,
                         callee->second)))
@@ -2386,12 +2384,11 @@ static int runDispatch(MLIRContext &context, StringRef self,
          {std::make_pair(StringRef(inputFile), kernels.size()),
           std::make_pair(StringRef(builds[build].file), built.size())})
       if (count != 1)
-        return entryError(entry, entry.via->text + ": " + file + " has " +
-                                     Twine(count) +
-                                     " kernels, expected one or one named " +
-                                     named +
-                                     " (a via= entry's kernel stands in for "
-                                     "the file's)");
+        return entryError(
+            entry, entry.via->text + ": " + file + " has " + Twine(count) +
+                       " kernels, expected one or one named " + named +
+                       " (a via= entry's kernel stands in for "
+                       "the file's)");
     viaKernel[build] = built.front();
   }
   for (const std::string &kernel : kernels) {
