@@ -471,8 +471,13 @@ static LogicalResult verifyCapturedScalars(KernelOp kernel) {
   WalkResult result = body.walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       auto integer = dyn_cast<IntegerType>(operand.getType());
-      if (!integer || body.isAncestor(operand.getParentRegion()) ||
+      if (!integer ||
           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+        continue;
+      // A value used before its definition (which the dominance check
+      // rejects after this verifier) may not be in a region yet.
+      Region *region = operand.getParentRegion();
+      if (!region || body.isAncestor(region))
         continue;
       InFlightDiagnostic diag =
           kernel.emitOpError()

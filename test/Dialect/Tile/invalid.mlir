@@ -408,6 +408,22 @@ func.func @kernel_captures_i4(%n: index, %v: i4) {
   return
 }
 
+// -----
+
+// A value used before its definition, which a region nested in a later
+// operation makes: the verifiers report the broken region instead of the
+// capture check crashing on a value that is in no region yet.
+func.func @kernel_use_before_def(%n: index, %i: index) {
+  // expected-error @+1 {{block with no terminator}}
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    scf.if %inside {
+    }
+    scf.if %inside {
+    %inside = arith.cmpi ult, %i, %n : index
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // tile.alloc
 //===----------------------------------------------------------------------===//
