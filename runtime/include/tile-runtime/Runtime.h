@@ -182,7 +182,6 @@ typedef enum tileRtMemRefPassing {
   TILE_RT_PASS_NONE,
 } tileRtMemRefPassing;
 
-/// One parameter of a manifest, in kernel order.
 /// What a `stage` directive copies around a launch (docs/Runtime.md,
 /// "Staged arguments"): where a memref's tensor maps cannot address it for
 /// its address or row stride, the runtime copies it into a workspace whose
@@ -195,6 +194,7 @@ typedef enum tileRtStageKind {
   TILE_RT_STAGE_INOUT = 3,
 } tileRtStageKind;
 
+/// One parameter of a manifest, in kernel order.
 typedef struct tileRtParam {
   char name[TILE_RT_MAX_NAME];
   tileRtParamKind kind;
