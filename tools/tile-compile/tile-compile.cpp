@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile-runtime/Runtime.h"
 #include "tile/InitTile.h"
 #include "tile/Pipelines.h"
 #include "tile/Transforms/Lowering.h"
@@ -2146,6 +2147,13 @@ static int runDispatch(MLIRContext &context, StringRef self,
     llvm::errs() << "tile-compile: " << dispatchTable
                  << " has no rule entry for " << stem << " on " << chip
                  << " with these parameters\n";
+    return 1;
+  }
+  if (entries.size() > TILE_RT_MAX_VARIANTS) {
+    llvm::errs() << "tile-compile: " << dispatchTable << " has "
+                 << entries.size() << " rule entries for " << stem << " on "
+                 << chip << ", more than the runtime's " << TILE_RT_MAX_VARIANTS
+                 << " variants per manifest\n";
     return 1;
   }
   // The dispatching manifest takes its kernels and interface from a build

@@ -133,7 +133,9 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
 #define TILE_RT_MAX_NAME 128
 #define TILE_RT_MAX_EXPR 512
 #define TILE_RT_MAX_PATH 4096
-#define TILE_RT_MAX_VARIANTS 16
+/// How many `variant` and `fallback` directives one manifest may hold
+/// (tile-compile --dispatch refuses tables of more rules).
+#define TILE_RT_MAX_VARIANTS 32
 /// How many memrefs one manifest may stage (`stage` directives).
 #define TILE_RT_MAX_STAGED 8
 /// How deep variants may nest (a dispatching manifest's variant with a
