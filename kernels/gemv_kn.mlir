@@ -7,46 +7,62 @@
 //
 // Bound by the bandwidth of streaming W, like gemv.mlir, but W's rows now
 // run along the outputs: a block owns BN consecutive columns of W, and
-// each thread loads VE of them (16 bytes) from each of its rows, so CT =
-// BN / VE threads cover a row and GROUPS = THREADS / CT rows are read at
-// once. Each K step of BK rows gives a thread BK / GROUPS rows (rows k with
-// k mod GROUPS its group), that many 16-byte loads in flight. Products are
-// accumulated element-wise in f32 registers of the thread that loaded
-// them; after the K loop, `tile.reduce` sums each column over the thread's
-// rows and across the GROUPS threads that share the column (through shared
-// memory, as they span warps). X is a replicated fragment: each group's CT
-// threads hold the group's elements of X.
+// each thread loads VE of them from each of its rows, so CT = BN / VE
+// threads cover a row and GROUPS = THREADS / CT rows are read at once. Each
+// K step of BK rows gives a thread R = BK / GROUPS consecutive rows, that
+// many loads in flight, and the R elements of X it multiplies them by in
+// one vector load. Products are accumulated element-wise in f32 registers
+// of the thread that loaded them; after the K loop, `tile.reduce` sums each
+// column over the thread's rows and across the GROUPS threads that share
+// the column (through shared memory, as they span warps). X is a replicated
+// fragment: each group's CT threads hold the group's rows of X.
+//
+// VE = 8 loads 16 bytes per row and thread. Where W's rows are not 16-byte
+// aligned (N not a multiple of 8) the copies fall back to element loads,
+// and with VE = 8 a warp's load then touches 16-byte strides of 4 rows;
+// VE = 1 gives each thread one column, so a warp's element loads read 64
+// contiguous bytes of a row. With SPLIT > 1 the K steps are shared by the
+// SPLIT blocks of a cluster along grid z (sm_90a), whose partial columns
+// `tile.cluster_reduce` adds in f32 and stores once: outputs of fewer
+// columns than 16384 leave too few blocks of BN columns for the SMs.
 //
 // Ragged sizes need no code: the copies give zeros outside W and X, and
-// the store drops the columns outside Y; rows of W that are not 16-byte
-// aligned (N not a multiple of 8) take the copies' element loads.
+// the store drops the columns outside Y.
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   THREADS  threads per block, a multiple of 32
 //   CT       threads across a row of the block's columns: BN / VE
 //   GROUPS   THREADS / CT, the rows read at once
-//   VE       elements per thread per row: 8 (16 bytes of f16 or bf16)
+//   VE       columns per thread per row: 8 (16 bytes of f16 or bf16), or 1
+//            for rows that are not 16-byte aligned
 //   BN       columns of W per block: CT * VE
 //   BK       rows of W per K step: a multiple of GROUPS
 //   BM       rows of X per block
+//   SPLIT    blocks of a cluster that split K (1: none; sm_90a, at most 8)
 //   AT       element type of W and X: f16 or bf16 (the GEMMs' name)
 //   OT       element type of Y: f16, bf16 or f32
 // The defaults, 64 columns per block on 128 threads and 8 rows per thread
-// per step (154 registers), were the best of three configurations for one
-// row of X and N of 16384 or more on an H200 (bench/RESULTS.md, "One-row
-// NN and TN through a GEMV").
-// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BM=1 AT=f16 OT=f16
+// per step (128 registers), were the best of three configurations for one
+// row of X and N of 16384 or more on an H200; the GEMM dispatch tables
+// split K 4 ways below that and take VE = 1 (32 columns per block) for
+// misaligned rows (bench/RESULTS.md, "One-row NN and TN through a GEMV"
+// and "One-row products: misaligned rows and a split K").
+// On sm_90a it is built with 32-bit indices, as the GEMMs whose one-row
+// products it runs (sizes and offsets below 2^31 elements, which the runtime
+// checks at launch).
+// tile.options(sm_90a): index-bitwidth=32
+// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BM=1 SPLIT=1 AT=f16 OT=f16
 
 #wtile = #tile.fragment<threads = ${THREADS}, map = (k, n) ->
-  ((k mod ${GROUPS}) * ${CT} + n floordiv ${VE},
-   (k floordiv ${GROUPS}) * ${VE} + n mod ${VE})>
+  ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
+   (k mod (${BK} floordiv ${GROUPS})) * ${VE} + n mod ${VE})>
 #xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
-  ((k mod ${GROUPS}) * ${CT} + s0,
-   m * (${BK} floordiv ${GROUPS}) + k floordiv ${GROUPS}),
+  ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + s0,
+   m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})),
   replicate = ${CT}>
 #ptile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
-  ((k mod ${GROUPS}) * ${CT} + n floordiv ${VE},
-   (m * (${BK} floordiv ${GROUPS}) + k floordiv ${GROUPS}) * ${VE}
+  ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
+   (m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})) * ${VE}
      + n mod ${VE})>
 
 func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
@@ -62,7 +78,14 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
   %steps = arith.ceildivui %K, %bk : index
+// tile.if(SPLIT=1):
   tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(${THREADS}) {
+// tile.else:
+  %split = arith.constant ${SPLIT} : index
+  tile.kernel blocks(%bx, %by, %bz) in (%gx, %gy, %split)
+      threads(${THREADS}) cluster(1, 1, ${SPLIT}) {
+    %ys = tile.alloc : memref<${BM}x${BN}xf32, #gpu.address_space<workgroup>>
+// tile.endif
     %w = tile.alloc {layout = #wtile} : memref<${BK}x${BN}x${AT}, #tile.fragment>
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %p = tile.alloc {layout = #ptile}
@@ -71,7 +94,17 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
     tile.clear %p : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
+// tile.if(SPLIT=1):
     scf.for %s = %c0 to %steps step %c1 {
+// tile.else:
+    // This block's share of the steps (none past K: it adds zeros).
+    %sper = arith.ceildivui %steps, %split : index
+    %first0 = arith.muli %bz, %sper : index
+    %first = arith.minui %first0, %steps : index
+    %end = arith.addi %first, %sper : index
+    %last = arith.minui %end, %steps : index
+    scf.for %s = %first to %last step %c1 {
+// tile.endif
       %k0 = arith.muli %s, %bk : index
       tile.copy %W[%k0, %n0] -> %w
           : memref<?x?x${AT}> -> memref<${BK}x${BN}x${AT}, #tile.fragment>
@@ -92,8 +125,18 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
     tile.reduce sum %p -> %y dim(2)
         : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
+// tile.if(SPLIT=1):
     tile.copy %y -> %Y[%m0, %n0]
         : memref<${BM}x${BN}xf32, #tile.fragment> -> memref<?x?x${OT}>
+// tile.else:
+    // The cluster's partial sums, added in f32 and stored once.
+    tile.copy %y -> %ys
+        : memref<${BM}x${BN}xf32, #tile.fragment>
+       -> memref<${BM}x${BN}xf32, #gpu.address_space<workgroup>>
+    tile.cluster_reduce add %ys -> %Y[%m0, %n0]
+        : memref<${BM}x${BN}xf32, #gpu.address_space<workgroup>>
+       -> memref<?x?x${OT}>
+// tile.endif
   }
   return
 }
