@@ -436,14 +436,35 @@ def make_rules(args):
         print(f"{pattern}: {name}, {mean:.3f}x cuBLAS over "
               f"{', '.join(shapes)}")
     # Costed rules (cost=W: the runtime weighs their waves) are not ranges
-    # a sweep chooses: they stay, after the new ranges and before the
-    # catch-all.
-    costed = [l for l in table if is_rule(l, kernel, chip, keys) and
-              " cost=" in l.split("#")[0]]
+    # a sweep chooses: each group of them stays before the range that
+    # followed it in the table where the new rules have that range, and
+    # otherwise after the new ranges, before the catch-all.
+    def is_costed(line):
+        return " cost=" in line.split("#")[0]
+
+    groups, group = [], []
+    for line in table:
+        if not is_rule(line, kernel, chip, keys):
+            continue
+        if is_costed(line):
+            group.append(line)
+        elif group:
+            groups.append((group, entry_key(line)[1]))
+            group = []
+    if group:
+        groups.append((group, None))
+    unanchored = []
+    for group, anchor in groups:
+        at = next((i for i, l in enumerate(lines)
+                   if not is_costed(l) and entry_key(l)[1] == anchor), None)
+        if at is None or anchor == "*x*x*":
+            unanchored += group
+        else:
+            lines[at:at] = group
     if args.rules[-1] != "*x*x*":
-        lines += costed + catch_all[-1:]
+        lines += unanchored + catch_all[-1:]
     else:
-        lines[-1:-1] = costed
+        lines[-1:-1] = unanchored
     # The new rules replace the kernel's rules for the chip and keys, in
     # place of the first of them.
     at = next((i for i, l in enumerate(table)

@@ -187,6 +187,30 @@ class MakeRulesTest(unittest.TestCase):
             self.assertTrue(lines[4].startswith("gemm_nn *x*x* chip=sm_90a "
                                                 ": BM=128 BN=64"))
 
+    def test_costed_rules_keep_their_range(self):
+        # A costed group stays before the range that followed it, where
+        # the new rules have that range.
+        split = ["gemm_nn 2..4096x*x2048.. chip=sm_90a : cost=100 BM=128",
+                 "gemm_nn 2..4096x*x2048.. chip=sm_90a : cost=70 SPLIT=2"]
+        large = ["gemm_nn 1025..x*x* chip=sm_90a : cost=100 BM=128 BN=256"]
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "\n".join(split) +
+                "\ngemm_nn 2..4096x*x* chip=sm_90a : BM=64\n" +
+                "\n".join(large) +
+                "\ngemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..1x*x*", "2..4096x*x*"])
+            self.assertEqual(len(lines), 7)
+            self.assertTrue(lines[1].startswith("gemm_nn 1..1x*x* "))
+            self.assertEqual(lines[2:4], split)
+            self.assertTrue(lines[4].startswith("gemm_nn 2..4096x*x* "))
+            self.assertEqual(lines[5:6], large)
+            self.assertEqual(lines[6],
+                             "gemm_nn *x*x* chip=sm_90a : BM=128  # old")
+            # Without that range among the new rules, after them.
+            lines = run_rules(args, ["1..1x*x*"])
+            self.assertEqual(lines[2:5], split + large)
+
     def test_catch_all_stays(self):
         with tempfile.TemporaryDirectory() as tmp:
             args = write_inputs(
