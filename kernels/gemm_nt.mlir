@@ -6,7 +6,8 @@
 // C: it walks K in steps of BK through a STAGES-deep software pipeline that
 // stages a BM x BK tile of A and a BN x BK tile of B in shared memory,
 // multiplies them on the tensor cores (transpose_b) into a register
-// accumulator, and writes the accumulator back converted to the output type.
+// accumulator, and writes the accumulator back converted to the output type. Every element of C is
+// written (C is `tile.overwrite`: a staged C is copied back, never in).
 //
 // Parameters (set with tile-compile -D NAME=VALUE; see docs/GEMM.md):
 //   BM, BN, BK  block tile: rows of C, columns of C, depth of one K step
@@ -75,7 +76,7 @@
 // tile.params: PANEL=8 RASTER=row CM=1 CN=1 AT=f16 CT=f32 OT=f16
 // tile.params: SPLIT=1
 func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
-                   %C: memref<?x?x${OT}>) {
+                   %C: memref<?x?x${OT}> {tile.overwrite}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = arith.constant ${BM} : index

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -689,16 +690,26 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned argIndex,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
-  if (name != "tile.zero_init")
+  if (name != "tile.zero_init" && name != "tile.overwrite")
     return op->emitError() << "unknown tile argument attribute '" << name
-                           << "' (known: tile.zero_init)";
+                           << "' (known: tile.zero_init, tile.overwrite)";
   Type type = op->getRegion(regionIndex).getArgument(argIndex).getType();
   auto memref = dyn_cast<MemRefType>(type);
   if (!isa<UnitAttr>(attribute.getValue()) || !memref ||
       memref.getMemorySpace())
-    return op->emitError() << "'tile.zero_init' must be a unit attribute on a "
+    return op->emitError() << "'" << name
+                           << "' must be a unit attribute on a "
                               "global memref argument, got "
                            << attribute.getValue() << " on argument "
                            << argIndex << " of type " << type;
+  // An output the kernel adds into needs what it held (zeros): the kernel
+  // does not overwrite it.
+  if (auto function = dyn_cast<FunctionOpInterface>(op);
+      function && name == "tile.overwrite" &&
+      function.getArgAttr(argIndex, "tile.zero_init"))
+    return op->emitError() << "argument " << argIndex
+                           << " is both 'tile.overwrite' and "
+                              "'tile.zero_init': a zeroed output is added "
+                              "into, not overwritten";
   return success();
 }

@@ -662,19 +662,23 @@ static void explainStaged(const tileRtManifest *m, const tileRtArgValue *args,
     uint64_t rows, rowBytes;
     uint64_t pitch = tileRtStagedPitch(m, i, args[i].sizes, &rows, &rowBytes);
     const char *name = m->params[i].name;
+    // `out` ones are only copied back: the kernel writes all of them.
+    tileRtStageKind kind = m->params[i].stage;
+    const char *copied = kind == TILE_RT_STAGE_OUT ? "written" : "copied";
+    const char *back = kind == TILE_RT_STAGE_OUT     ? " and copied back"
+                       : kind == TILE_RT_STAGE_INOUT ? " and back"
+                                                     : "";
     if (pitch == rowBytes)
       append(why, whyLen,
              "stage %s: its address 0x%llx is not aligned; %llu rows of %llu "
-             "bytes copied to a workspace%s\n",
+             "bytes %s to a workspace%s\n",
              name, (unsigned long long)args[i].ptr, (unsigned long long)rows,
-             (unsigned long long)rowBytes,
-             m->params[i].stage == TILE_RT_STAGE_INOUT ? " and back" : "");
+             (unsigned long long)rowBytes, copied, back);
     else
       append(why, whyLen,
-             "stage %s: %llu rows of %llu bytes copied to rows of %llu%s\n",
-             name, (unsigned long long)rows, (unsigned long long)rowBytes,
-             (unsigned long long)pitch,
-             m->params[i].stage == TILE_RT_STAGE_INOUT ? " and back" : "");
+             "stage %s: %llu rows of %llu bytes %s to rows of %llu%s\n", name,
+             (unsigned long long)rows, (unsigned long long)rowBytes, copied,
+             (unsigned long long)pitch, back);
   }
 }
 
@@ -897,9 +901,10 @@ static tileRtStatus growWorkspace(tileRtKernel *k, uint64_t bytes,
   return TILE_RT_SUCCESS;
 }
 
-/// Copies the staged arguments of `packed` into `k`'s workspace on
-/// `stream`, growing it first where needed, and encodes their tensor maps
-/// over it, as `*l` lays them out. Outside a stream capture the launch
+/// Lays the staged arguments of `packed` out in `k`'s workspace (`*l`),
+/// growing it first where needed, copies those the kernel reads (`stage
+/// ... in` and `inout`) into it on `stream`, and encodes the tensor maps of
+/// all of them over it. Outside a stream capture the launch
 /// first waits for the last one that used the workspace; in one it cannot
 /// (a capture may not wait for work outside it). The caller holds
 /// `k->workBusy`.
@@ -923,7 +928,8 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
   for (int i = 0; i < packed->numStaged; ++i) {
     int param = packed->stagedParam[i];
     const tileRtArgValue *a = &packed->stagedArg[i];
-    if ((s = tileRtCopyRowsAsync(k->work + l->offset[i], l->pitch[i], a->ptr,
+    if ((m->params[param].stage & TILE_RT_STAGE_IN) &&
+        (s = tileRtCopyRowsAsync(k->work + l->offset[i], l->pitch[i], a->ptr,
                                  l->rowBytes[i], l->rowBytes[i], l->rows[i],
                                  stream)))
       return s;
@@ -947,13 +953,13 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
 }
 
 /// Copies the staged arguments of `packed` that the kernel writes
-/// (`stage ... inout`) back from `k`'s workspace, and, outside a stream
-/// capture, records the workspace's last use on `stream`.
+/// (`stage ... out` and `inout`) back from `k`'s workspace, and, outside a
+/// stream capture, records the workspace's last use on `stream`.
 static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
                              void *stream, bool capturing,
                              const StagedLayout *l) {
   for (int i = 0; i < packed->numStaged; ++i) {
-    if (k->manifest.params[packed->stagedParam[i]].stage != TILE_RT_STAGE_INOUT)
+    if (!(k->manifest.params[packed->stagedParam[i]].stage & TILE_RT_STAGE_OUT))
       continue;
     tileRtStatus s = tileRtCopyRowsAsync(
         packed->stagedArg[i].ptr, l->rowBytes[i], k->work + l->offset[i],

@@ -756,10 +756,13 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       tileRtStageKind kind = TILE_RT_STAGE_NONE;
       if (n == 3 && strcmp(words[2], "in") == 0)
         kind = TILE_RT_STAGE_IN;
+      else if (n == 3 && strcmp(words[2], "out") == 0)
+        kind = TILE_RT_STAGE_OUT;
       else if (n == 3 && strcmp(words[2], "inout") == 0)
         kind = TILE_RT_STAGE_INOUT;
       if (kind == TILE_RT_STAGE_NONE)
-        return PARSE_FAIL(&ctx, "expected 'stage <memref parameter> in|inout'");
+        return PARSE_FAIL(&ctx,
+                          "expected 'stage <memref parameter> in|out|inout'");
       if (p < 0 || m->params[p].kind != TILE_RT_PARAM_MEMREF ||
           m->params[p].rank < 2)
         return PARSE_FAIL(&ctx,
@@ -964,6 +967,20 @@ const char *tileRtBinaryKindName(tileRtBinaryKind kind) {
   return "unknown";
 }
 
+/// The word of a `stage` directive for `kind`.
+static const char *stageKindName(tileRtStageKind kind) {
+  switch (kind) {
+  case TILE_RT_STAGE_IN:
+    return "in";
+  case TILE_RT_STAGE_OUT:
+    return "out";
+  case TILE_RT_STAGE_INOUT:
+    return "inout";
+  default:
+    return "none";
+  }
+}
+
 void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   static const char *const passing[] = {"descriptor", "bare", "none"};
   fprintf(os, "tile-launch-manifest %d\n", m->version);
@@ -1007,7 +1024,7 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
   for (int i = 0; i < m->numParams; ++i)
     if (m->params[i].stage != TILE_RT_STAGE_NONE)
       fprintf(os, "stage %s %s\n", m->params[i].name,
-              m->params[i].stage == TILE_RT_STAGE_IN ? "in" : "inout");
+              stageKindName(m->params[i].stage));
   if (m->dependentLaunch)
     fprintf(os, "dependent-launch\n");
   if (m->hasKernel) {

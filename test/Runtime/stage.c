@@ -1,9 +1,10 @@
 //===- stage.c - arguments staged into a workspace for TMA -----*- C -*-===//
 //
-// A `stage NAME in|inout` directive lets the runtime copy a memref whose
-// tensor maps cannot address it (an address or a row stride that is not a
-// multiple of 16 bytes) into a workspace with padded rows, encode the maps
-// over that and, for `inout`, copy it back after the kernel. On the
+// A `stage NAME in|out|inout` directive lets the runtime copy a memref
+// whose tensor maps cannot address it (an address or a row stride that is
+// not a multiple of 16 bytes) into a workspace with padded rows (not for
+// `out`), encode the maps over that and, for `out` and `inout`, copy it
+// back after the kernel. On the
 // stand-in driver, whose kernels read the stand-in maps (address and row
 // pitch) and which counts the pitched copies, this checks each path's
 // results (outputs poisoned first), the pitch the maps see, the copies
@@ -30,6 +31,8 @@ CHECK-NEXT: capture, 100x77: {{.*}}add.manifest: a staged launch in a stream cap
 CHECK-NEXT: stage before fallback: add2d_f16_tma, C = A + B, map pitch 160, 1 copies
 CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies on stream 0x7
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes copied to rows of 160 and back
+CHECK-NEXT: out, 5x77: C = A, map pitch 160, 1 copies
+CHECK-NEXT: why: stage C: 5 rows of 154 bytes written to rows of 160 and copied back
 CHECK-NEXT: PASS
 */
 // clang-format on
@@ -268,6 +271,33 @@ int main(int argc, char **argv) {
       "select acc");
   printf("why: %s", why);
   tileRtKernelDestroy(acc);
+
+  // C = A with C only written through its map (`out`): copied back, not
+  // in, so C's poison never reaches the workspace and one copy is made.
+  tileRtKernel *store = writeAndLoad(dir, "store.manifest",
+                                     "tile-launch-manifest 1\n"
+                                     "kernel store2d_f16_tma\n"
+                                     "binary k.ptx ptx\n"
+                                     "param A memref<?x?xf16> descriptor\n"
+                                     "param C memref<?x?xf16> none\n"
+                                     "param C_tmap tensormap C box 4x8\n"
+                                     "stage C out\n"
+                                     "block 8 4\n"
+                                     "grid x ceildiv(A.dim1, 8)\n"
+                                     "grid y ceildiv(A.dim0, 4)\n");
+  memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
+  memset(c0, 0, sizeof(uint16_t) * 5 * 77);
+  before = rowCopies(&stream);
+  expectOk(tileRtKernelLaunchOnStream(store, accArgs, NULL), "launch store");
+  printf("out, 5x77: C = A");
+  check(c, a, NULL, c0, 5, 77);
+  printStaging(before);
+  printf("\n");
+  expectOk(
+      tileRtKernelSelect(store, accArgs, &target, targetArgs, why, sizeof(why)),
+      "select store");
+  printf("why: %s", why);
+  tileRtKernelDestroy(store);
 
   free(a);
   free(b);

@@ -232,7 +232,7 @@ struct KernelLaunch {
   std::vector<std::string> params;
   /// Parameters the launcher zeroes before each launch (`tile.zero_init`).
   std::vector<std::string> zeroed;
-  /// `stage` directives: "argN in|inout" for each memref the kernel
+  /// `stage` directives: "argN in|out|inout" for each memref the kernel
   /// reaches only through its tensor maps (and its sizes).
   std::vector<std::string> staged;
   /// The kernel waits for the stream's previous grid before it touches a
@@ -692,7 +692,15 @@ static LogicalResult collectLaunches(ModuleOp module,
           llvm::is_contained(info.zeroed, name) ||
           cast<MemRefType>(source.getType()).getRank() < 2)
         continue;
-      info.staged.push_back(name + (access.writes ? " inout" : " in"));
+      // A `tile.overwrite` argument that the kernel writes and does not
+      // read through its maps needs no copy in.
+      auto func = dyn_cast<func::FuncOp>(source.getOwner()->getParentOp());
+      bool overwritten =
+          func && access.writes && !access.reads &&
+          func.getArgAttr(source.getArgNumber(), "tile.overwrite");
+      info.staged.push_back(name + (overwritten     ? " out"
+                                    : access.writes ? " inout"
+                                                    : " in"));
     }
     llvm::sort(info.staged);
     if (kernel)

@@ -192,6 +192,9 @@ typedef enum tileRtStageKind {
   TILE_RT_STAGE_NONE = 0,
   /// Copied in before the kernel: the kernel only reads it.
   TILE_RT_STAGE_IN = 1,
+  /// Copied back after the kernel only: the kernel writes every element
+  /// and reads none it did not write (`tile.overwrite`).
+  TILE_RT_STAGE_OUT = 2,
   /// Copied in before the kernel and back after it: the kernel writes it.
   TILE_RT_STAGE_INOUT = 3,
 } tileRtStageKind;

@@ -1,8 +1,8 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
 // One case per diagnostic of #tile.mma, #tile.target and the dialect's
-// discardable attributes, and of its function-argument attribute
-// (tile.zero_init).
+// discardable attributes, and of its function-argument
+// attributes (tile.zero_init, tile.overwrite).
 
 // expected-error @+1 {{expected mma kind 'mma_sync', 'wgmma' or 'mfma', got 'wmma'}}
 func.func private @f() attributes {a = #tile.mma<wmma m16n8k16, f16 x f16 -> f32>}
@@ -145,7 +145,28 @@ func.func @f(%x: memref<4xf32, #gpu.address_space<workgroup>> {tile.zero_init}) 
 
 // -----
 
-// expected-error @+1 {{unknown tile argument attribute 'tile.zero' (known: tile.zero_init)}}
+// expected-error @+1 {{unknown tile argument attribute 'tile.zero' (known: tile.zero_init, tile.overwrite)}}
 func.func @f(%x: memref<4xf32> {tile.zero}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.overwrite' must be a unit attribute on a global memref argument, got unit on argument 0 of type 'index'}}
+func.func @f(%x: index {tile.overwrite}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.overwrite' must be a unit attribute on a global memref argument, got "yes" on argument 0 of type 'memref<4xf32>'}}
+func.func @f(%x: memref<4xf32> {tile.overwrite = "yes"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is both 'tile.overwrite' and 'tile.zero_init': a zeroed output is added into, not overwritten}}
+func.func @f(%x: memref<4xf32> {tile.zero_init, tile.overwrite}) {
   return
 }

@@ -445,3 +445,13 @@ func.func @remote_load(%s: memref<16x64xf32, #gpu.address_space<workgroup>>, %r:
   %v = tile.remote_load %s[%i, %i] rank %r : memref<16x64xf32, #gpu.address_space<workgroup>> -> vector<4xf32>
   return %v : vector<4xf32>
 }
+
+// Function-argument attributes: an output zeroed before each launch, and
+// one each launch overwrites.
+// CHECK-LABEL: func.func @argument_attributes
+// CHECK-SAME: memref<?xf32> {tile.zero_init}
+// CHECK-SAME: memref<?x?xf16> {tile.overwrite}
+func.func @argument_attributes(%y: memref<?xf32> {tile.zero_init},
+                               %c: memref<?x?xf16> {tile.overwrite}) {
+  return
+}

@@ -10,7 +10,8 @@
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
 // stand-in encoding is the address followed by the row pitch),
-// acc2d_f16_tma (C += A, C read and written through a tensor map), gemm_f16
+// acc2d_f16_tma (C += A, C read and written through a tensor map),
+// store2d_f16_tma (C = A, C written through a tensor map), gemm_f16
 // (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
 // (C = A^T B, A stored K x M), accum_f32 (Y += X and Z += X over bare f32
 // pointers, as a split-K kernel adds into zeroed outputs), tile_rt_zero
@@ -234,8 +235,11 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
 
 /// C += A with A a descriptor and C read and written through the stand-in
 /// tensor map that follows it, on the rows and columns of A.
-static void acc2dF16Tma(const unsigned grid[3], const unsigned block[3],
-                        void **params) {
+/// C = A, or C += A with `accumulate`, C read and written through its
+/// stand-in tensor map (the address, then the row pitch) and A a
+/// descriptor, over the grid's threads within A.
+static void writeThroughMap(const unsigned grid[3], const unsigned block[3],
+                            void **params, int accumulate) {
   uint16_t *a, *c;
   int64_t da[5];
   uint64_t pitch;
@@ -248,8 +252,18 @@ static void acc2dF16Tma(const unsigned grid[3], const unsigned block[3],
         continue;
       uint16_t *at = &c[row * (pitch / 2) + col];
       float x = tileRtF16ToF32(a[da[0] + row * da[3] + col * da[4]]);
-      *at = tileRtF32ToF16(tileRtF16ToF32(*at) + x);
+      *at = tileRtF32ToF16(accumulate ? tileRtF16ToF32(*at) + x : x);
     }
+}
+
+static void acc2dF16Tma(const unsigned grid[3], const unsigned block[3],
+                        void **params) {
+  writeThroughMap(grid, block, params, 1);
+}
+
+static void store2dF16Tma(const unsigned grid[3], const unsigned block[3],
+                          void **params) {
+  writeThroughMap(grid, block, params, 0);
 }
 
 static void nop(const unsigned grid[3], const unsigned block[3],
@@ -388,6 +402,7 @@ static KernelEntry kernels[] = {
     {"add2d_f16", add2dF16, 0},
     {"add2d_f16_tma", add2dF16Tma, 0},
     {"acc2d_f16_tma", acc2dF16Tma, 0},
+    {"store2d_f16_tma", store2dF16Tma, 0},
     {"gemm_f16", gemmF16, 0},
     {"gemm_tn_f16", gemmTnF16, 0},
     {"accum_f32", accumF32, 0},

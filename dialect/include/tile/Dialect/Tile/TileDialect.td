@@ -83,6 +83,10 @@ def Tile_Dialect : Dialect {
   // On a function's memref argument, `tile.zero_init` (a unit attribute)
   // asks the launcher to zero it before every launch: an output the kernel
   // adds into (tile-compile writes it as the manifest's `zero` line).
+  // `tile.overwrite` (a unit attribute) promises that every launch writes
+  // every element and reads none it has not written, so a runtime that
+  // stages the argument copies it back only (tile-compile writes `stage
+  // NAME out`); not with `tile.zero_init`.
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes of TileAttrs.td.
