@@ -212,6 +212,13 @@ static void add2dF16(const unsigned grid[3], const unsigned block[3],
                (int64_t)grid[0] * block[0]);
 }
 
+/// The address and row pitch a stand-in tensor map holds (params[index]).
+static void fakeTensorMap(void **params, int index, uint16_t **data,
+                          uint64_t *pitch) {
+  memcpy(data, params[index], sizeof(*data));
+  memcpy(pitch, (char *)params[index] + 8, sizeof(*pitch));
+}
+
 /// add2d_f16 with A read through the stand-in tensor map that follows the
 /// descriptors of B and C.
 static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
@@ -221,8 +228,7 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
   uint64_t pitch;
   fakeDescriptor(params, 0, &b, db);
   fakeDescriptor(params, 1, &c, dc);
-  memcpy(&a, params[14], sizeof(a));
-  memcpy(&pitch, (char *)params[14] + 8, sizeof(pitch));
+  fakeTensorMap(params, 14, &a, &pitch);
   for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
     for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
       if (row >= dc[1] || col >= dc[2])
@@ -233,8 +239,6 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
     }
 }
 
-/// C += A with A a descriptor and C read and written through the stand-in
-/// tensor map that follows it, on the rows and columns of A.
 /// C = A, or C += A with `accumulate`, C read and written through its
 /// stand-in tensor map (the address, then the row pitch) and A a
 /// descriptor, over the grid's threads within A.
@@ -244,8 +248,7 @@ static void writeThroughMap(const unsigned grid[3], const unsigned block[3],
   int64_t da[5];
   uint64_t pitch;
   fakeDescriptor(params, 0, &a, da);
-  memcpy(&c, params[7], sizeof(c));
-  memcpy(&pitch, (char *)params[7] + 8, sizeof(pitch));
+  fakeTensorMap(params, 7, &c, &pitch);
   for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
     for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
       if (row >= da[1] || col >= da[2])
