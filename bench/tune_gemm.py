@@ -158,14 +158,17 @@ def launches_another(line):
 def pattern_contains(pattern, shape):
     """Whether `shape` (M, N, K) lies in a table rule's PATTERN, as
     tile-compile reads it: per dimension an exact size, `LO..HI` (either end
-    open) or `*`, optionally `%ALIGN`."""
+    open) or `*`, optionally `%ALIGN` (a multiple) or `%!ALIGN` (not one)."""
     parts = pattern.split("x")
     if len(parts) != len(shape):
         raise SystemExit(f"tune_gemm: rule '{pattern}' has {len(parts)} "
                          f"dimensions, expected {len(shape)}")
     for part, size in zip(parts, shape):
         rng, _, align = part.partition("%")
-        if align and size % int(align):
+        if align.startswith("!"):
+            if size % int(align[1:]) == 0:
+                return False
+        elif align and size % int(align):
             return False
         if rng == "*":
             continue

@@ -54,6 +54,9 @@ class PatternTest(unittest.TestCase):
         self.assertFalse(tune_gemm.pattern_contains("1..64x*x*", (65, 5, 7)))
         self.assertTrue(tune_gemm.pattern_contains("65..x..256x*", (99, 256, 1)))
         self.assertFalse(tune_gemm.pattern_contains("*x*x%8", (1, 1, 12)))
+        self.assertTrue(tune_gemm.pattern_contains("2x*%!8x*", (2, 50257, 768)))
+        self.assertFalse(tune_gemm.pattern_contains("2x*%!8x*", (2, 4096, 768)))
+        self.assertFalse(tune_gemm.pattern_contains("2x16384..%!8x*", (2, 4097, 1)))
 
 
 class ChooseRulesTest(unittest.TestCase):

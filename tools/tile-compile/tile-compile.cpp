@@ -1165,13 +1165,13 @@ static bool parseShape(StringRef text, SmallVectorImpl<int64_t> &shape) {
 namespace {
 /// One dimension of a tuned table entry's shape: an exact size ("4096"),
 /// or a range ("1..64", "65..", "..256", "*") with an optional alignment
-/// ("*%8": multiples of 8).
+/// ("*%8": multiples of 8) or misalignment ("*%!8": sizes that are not).
 struct DimPattern {
   int64_t lo = 0, hi = std::numeric_limits<int64_t>::max(), align = 1;
-  bool hasLo = false, hasHi = false, exact = false;
+  bool hasLo = false, hasHi = false, exact = false, misaligned = false;
 
   bool contains(int64_t v) const {
-    return v >= lo && v <= hi && v % align == 0;
+    return v >= lo && v <= hi && (v % align == 0) != misaligned;
   }
 };
 
@@ -1297,15 +1297,18 @@ static bool extractVia(std::string &assignments, std::optional<Via> &via,
 }
 
 /// Parses an entry's shape: dimensions separated by 'x', each an exact
-/// size or `[LO]..[HI]` or `*`, optionally followed by `%ALIGN`.
+/// size or `[LO]..[HI]` or `*`, optionally followed by `%ALIGN` (a
+/// multiple of ALIGN) or `%!ALIGN` (not a multiple of ALIGN, ALIGN > 1).
 static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
   SmallVector<StringRef> parts;
   text.split(parts, 'x');
   for (StringRef part : parts) {
     DimPattern dim;
     auto [range, align] = part.split('%');
+    dim.misaligned = align.consume_front("!");
     if (part.contains('%') &&
-        (align.getAsInteger(10, dim.align) || dim.align <= 0))
+        (align.getAsInteger(10, dim.align) || dim.align <= 0 ||
+         (dim.misaligned && dim.align == 1)))
       return false;
     if (range == "*") {
     } else if (range.contains("..")) {
@@ -1959,7 +1962,7 @@ static std::string ruleOf(const TableEntry &entry,
     }
     if (dim.align > 1)
       clauses.push_back("mod(" + expr + ", " + std::to_string(dim.align) +
-                        ") == 0");
+                        (dim.misaligned ? ") != 0" : ") == 0"));
   }
   return llvm::join(clauses, " and ");
 }
