@@ -11,11 +11,17 @@
 // threads cover a row and GROUPS = THREADS / CT rows are read at once. Each
 // K step of BK rows gives a thread R = BK / GROUPS consecutive rows, that
 // many loads in flight, and the R elements of X it multiplies them by in
-// one vector load. Products are accumulated element-wise in f32 registers
-// of the thread that loaded them; after the K loop, `tile.reduce` sums each
-// column over the thread's rows and across the GROUPS threads that share
-// the column (through shared memory, as they span warps). X is a replicated
-// fragment: each group's CT threads hold the group's rows of X.
+// one vector load per row of X. The products of four consecutive rows of a
+// column are summed in one chain of f32 FMAs into an accumulator of the
+// thread that loaded them (R / 4 per column and row of X: a quarter of the
+// registers that one per product took, which leaves room for BM > 1 rows
+// of X); after the K loop, `tile.reduce` sums each column over the
+// thread's accumulators and across the GROUPS threads that share the
+// column (through shared memory, as they span warps). X is a replicated
+// fragment: each group's CT threads hold the group's rows of X. BM rows of
+// X per block read W once for all of them; the dispatch tables take
+// BM = M for two to four rows, as a partial tile of X (M < BM) would be
+// copied with element loads at every step.
 //
 // VE = 8 loads 16 bytes per row and thread. Where W's rows are not 16-byte
 // aligned (N not a multiple of 8) the copies fall back to element loads,
@@ -36,7 +42,9 @@
 //   VE       columns per thread per row: 8 (16 bytes of f16 or bf16), or 1
 //            for rows that are not 16-byte aligned
 //   BN       columns of W per block: CT * VE
-//   BK       rows of W per K step: a multiple of GROUPS
+//   BK       rows of W per K step: a multiple of 4 * GROUPS
+//   BKU      BK / 4, the chains of four rows per step (set with BK for
+//            BK = 32, 64, 128 and 256)
 //   BM       rows of X per block
 //   SPLIT    blocks of a cluster that split K (1: none; sm_90a, at most 8)
 //   AT       element type of W and X: f16 or bf16 (the GEMMs' name)
@@ -51,7 +59,10 @@
 // products it runs (sizes and offsets below 2^31 elements, which the runtime
 // checks at launch).
 // tile.options(sm_90a): index-bitwidth=32
-// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BM=1 SPLIT=1 AT=f16 OT=f16
+// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BKU=32 BM=1 SPLIT=1 AT=f16 OT=f16
+// tile.params(BK=32): BKU=8
+// tile.params(BK=64): BKU=16
+// tile.params(BK=256): BKU=64
 
 #wtile = #tile.fragment<threads = ${THREADS}, map = (k, n) ->
   ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
@@ -60,10 +71,10 @@
   ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + s0,
    m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})),
   replicate = ${CT}>
-#ptile = #tile.fragment<threads = ${THREADS}, map = (m, n, k) ->
-  ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
-   (m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})) * ${VE}
-     + n mod ${VE})>
+#ptile = #tile.fragment<threads = ${THREADS}, map = (m, n, kk) ->
+  ((kk floordiv (${BKU} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
+   (m * (${BKU} floordiv ${GROUPS}) + kk mod (${BKU} floordiv ${GROUPS}))
+     * ${VE} + n mod ${VE})>
 
 func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
                    %Y: memref<?x?x${OT}>) {
@@ -89,9 +100,9 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
     %w = tile.alloc {layout = #wtile} : memref<${BK}x${BN}x${AT}, #tile.fragment>
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
     %p = tile.alloc {layout = #ptile}
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
-    tile.clear %p : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+    tile.clear %p : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
     %m0 = arith.muli %bx, %bm : index
     %n0 = arith.muli %by, %bn : index
 // tile.if(SPLIT=1):
@@ -110,20 +121,45 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
           : memref<?x?x${AT}> -> memref<${BK}x${BN}x${AT}, #tile.fragment>
       tile.copy %X[%m0, %k0] -> %x
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
-      tile.parallel (%i, %j, %k) in (${BM}, ${BN}, ${BK}) {
-        %acc = memref.load %p[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
-        %wv = memref.load %w[%k, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
-        %xv = memref.load %x[%i, %k] : memref<${BM}x${BK}x${AT}, #tile.fragment>
-        %wf = arith.extf %wv : ${AT} to f32
-        %xf = arith.extf %xv : ${AT} to f32
-        %sum = math.fma %wf, %xf, %acc : f32
-        memref.store %sum, %p[%i, %j, %k]
-            : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+      // Four consecutive rows of a column in one chain: the thread's
+      // accumulators are a quarter of its products (registers for more
+      // rows of X, or of W in flight).
+      tile.parallel (%i, %j, %kk) in (${BM}, ${BN}, ${BKU}) {
+        %acc = memref.load %p[%i, %j, %kk]
+            : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
+        %c4 = arith.constant 4 : index
+        %r0 = arith.muli %kk, %c4 : index
+        %w0 = memref.load %w[%r0, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+        %x0 = memref.load %x[%i, %r0] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %w0f = arith.extf %w0 : ${AT} to f32
+        %x0f = arith.extf %x0 : ${AT} to f32
+        %s0 = math.fma %w0f, %x0f, %acc : f32
+        %r1 = arith.addi %r0, %c1 : index
+        %w1 = memref.load %w[%r1, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+        %x1 = memref.load %x[%i, %r1] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %w1f = arith.extf %w1 : ${AT} to f32
+        %x1f = arith.extf %x1 : ${AT} to f32
+        %s1 = math.fma %w1f, %x1f, %s0 : f32
+        %c2 = arith.constant 2 : index
+        %r2 = arith.addi %r0, %c2 : index
+        %w2 = memref.load %w[%r2, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+        %x2 = memref.load %x[%i, %r2] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %w2f = arith.extf %w2 : ${AT} to f32
+        %x2f = arith.extf %x2 : ${AT} to f32
+        %s2 = math.fma %w2f, %x2f, %s1 : f32
+        %c3 = arith.constant 3 : index
+        %r3 = arith.addi %r0, %c3 : index
+        %w3 = memref.load %w[%r3, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+        %x3 = memref.load %x[%i, %r3] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+        %w3f = arith.extf %w3 : ${AT} to f32
+        %x3f = arith.extf %x3 : ${AT} to f32
+        %s3 = math.fma %w3f, %x3f, %s2 : f32
+        memref.store %s3, %p[%i, %j, %kk]
+            : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
       }
     }
     tile.reduce sum %p -> %y dim(2)
-        : memref<${BM}x${BN}x${BK}xf32, #tile.fragment>
+        : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
        -> memref<${BM}x${BN}xf32, #tile.fragment>
 // tile.if(SPLIT=1):
     tile.copy %y -> %Y[%m0, %n0]
