@@ -38,6 +38,12 @@ const char *tileRtViewName(tileRtViewKind kind);
 /// manifest that names it, or null.
 const tileRtView *tileRtFindView(const tileRtVariant *variant, int param);
 
+/// The index of the parameter of `m` whose argument the parameter `name`
+/// of `variant` (one of `m`'s variants) takes: the one a `bind` names, else
+/// the one called `name`; -1 for none.
+int tileRtVariantSource(const tileRtManifest *m, const tileRtVariant *variant,
+                        const char *name);
+
 /// tileRtManifestCheckCompatible for the manifest `to` that `variant` (a
 /// directive of `from`, or null) names: a parameter it views is compared
 /// as the view shows it.

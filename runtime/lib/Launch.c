@@ -316,10 +316,10 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
     if (s != TILE_RT_SUCCESS)
       break;
     for (int j = 0; j < variant->numParams; ++j) {
-      int from =
-          variant->params[j].kind == TILE_RT_PARAM_TENSOR_MAP
-              ? -1
-              : tileRtManifestFindParam(manifest, variant->params[j].name);
+      int from = variant->params[j].kind == TILE_RT_PARAM_TENSOR_MAP
+                     ? -1
+                     : tileRtVariantSource(manifest, directive,
+                                           variant->params[j].name);
       k->argIndex[i][j] = from;
       k->transposed[i][j] = from >= 0 && tileRtFindView(directive, from);
     }
@@ -417,10 +417,13 @@ static const tileRtView *refusedView(const tileRtVariant *v,
   return NULL;
 }
 
-/// Appends to `buf` how variant `v` of `m` views `args`: ", view transpose
-/// A (8192x1 as 1x8192)" per view.
+/// Appends to `buf` how variant `v` of `m` binds and views `args`: ", bind
+/// X A" per bind, ", view transpose A (8192x1 as 1x8192)" per view.
 static void appendViews(char *buf, size_t len, const tileRtManifest *m,
                         const tileRtVariant *v, const tileRtArgValue *args) {
+  for (int i = 0; i < v->numBinds; ++i)
+    append(buf, len, ", bind %s %s", v->binds[i].name,
+           m->params[v->binds[i].param].name);
   for (int i = 0; i < v->numViews; ++i) {
     const tileRtView *view = &v->views[i];
     const int64_t *sizes = args[view->param].sizes;

@@ -448,6 +448,28 @@ static tileRtStatus parseView(const LineCtx *ctx, const tileRtManifest *m,
   return TILE_RT_SUCCESS;
 }
 
+/// Parses `bind NAME FROM` of a `variant` line into `binds[numBinds]`: the
+/// variant's parameter NAME, each named once, takes the argument of
+/// parameter FROM, declared before the line.
+static tileRtStatus parseBind(const LineCtx *ctx, const tileRtManifest *m,
+                              const char *name, const char *from,
+                              tileRtBind *binds, int numBinds) {
+  if (!isIdentifier(name) || strlen(name) >= TILE_RT_MAX_NAME)
+    return PARSE_FAIL(ctx, "bad parameter name '%s' after 'bind'", name);
+  int p = tileRtManifestFindParam(m, from);
+  if (p < 0 || m->params[p].kind == TILE_RT_PARAM_TENSOR_MAP)
+    return PARSE_FAIL(ctx,
+                      "'bind %s %s' needs a parameter '%s' declared before it "
+                      "(not a tensor map)",
+                      name, from, from);
+  for (int i = 0; i < numBinds; ++i)
+    if (strcmp(binds[i].name, name) == 0)
+      return PARSE_FAIL(ctx, "'%s' is bound twice", name);
+  snprintf(binds[numBinds].name, sizeof(binds[numBinds].name), "%s", name);
+  binds[numBinds].param = p;
+  return TILE_RT_SUCCESS;
+}
+
 /// Copies the `len` bytes at `from` to `to` (`size` bytes), truncated and
 /// NUL-terminated; rules are evaluated at every launch, so no formatting.
 static void copyPrefix(char *to, size_t size, const char *from, size_t len) {
@@ -686,12 +708,26 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
         return PARSE_FAIL(&ctx, "'variant' needs 'tile-launch-manifest 2', "
                                 "this manifest is version 1");
       static const char *const syntax =
-          "expected 'variant <manifest path> [view transpose <parameter>]... "
-          "[cost <weight>] [when <rule>]'";
+          "expected 'variant <manifest path> [bind <its parameter> "
+          "<parameter>]... [view transpose <parameter>]... [cost <weight>] "
+          "[when <rule>]'";
       if (n < 2)
         return PARSE_FAIL(&ctx, "%s", syntax);
+      tileRtBind binds[TILE_RT_MAX_BINDS];
+      int numBinds = 0, w = 2;
+      for (; w < n && strcmp(words[w], "bind") == 0; w += 3) {
+        if (numBinds == TILE_RT_MAX_BINDS)
+          return PARSE_FAIL(&ctx, "more than %d binds", TILE_RT_MAX_BINDS);
+        if (w + 2 >= n)
+          return PARSE_FAIL(&ctx, "%s", syntax);
+        tileRtStatus s =
+            parseBind(&ctx, m, words[w + 1], words[w + 2], binds, numBinds);
+        if (s != TILE_RT_SUCCESS)
+          return s;
+        ++numBinds;
+      }
       tileRtView views[TILE_RT_MAX_VIEWS];
-      int numViews = 0, w = 2;
+      int numViews = 0;
       for (; w < n && strcmp(words[w], "view") == 0; w += 3) {
         if (numViews == TILE_RT_MAX_VIEWS)
           return PARSE_FAIL(&ctx, "more than %d views", TILE_RT_MAX_VIEWS);
@@ -729,6 +765,8 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
       if (s != TILE_RT_SUCCESS)
         return s;
       tileRtVariant *v = &m->variants[m->numVariants - 1];
+      v->numBinds = numBinds;
+      memcpy(v->binds, binds, sizeof(binds[0]) * (size_t)numBinds);
       v->numViews = numViews;
       memcpy(v->views, views, sizeof(views[0]) * (size_t)numViews);
       v->cost = cost;
@@ -1042,6 +1080,9 @@ void tileRtManifestPrint(const tileRtManifest *m, FILE *os) {
       continue;
     }
     fprintf(os, "variant %s", v->path);
+    for (int k = 0; k < v->numBinds; ++k)
+      fprintf(os, " bind %s %s", v->binds[k].name,
+              m->params[v->binds[k].param].name);
     for (int k = 0; k < v->numViews; ++k)
       fprintf(os, " view %s %s", tileRtViewName(v->views[k].kind),
               m->params[v->views[k].param].name);
@@ -1442,6 +1483,14 @@ tileRtStatus tileRtManifestCheckTensorMaps(const tileRtManifest *m,
   return tileRtCheckTensorMapsStaged(m, args, NULL);
 }
 
+int tileRtVariantSource(const tileRtManifest *m, const tileRtVariant *variant,
+                        const char *name) {
+  for (int i = 0; variant && i < variant->numBinds; ++i)
+    if (strcmp(variant->binds[i].name, name) == 0)
+      return variant->binds[i].param;
+  return tileRtManifestFindParam(m, name);
+}
+
 const tileRtView *tileRtFindView(const tileRtVariant *variant, int param) {
   for (int i = 0; variant && i < variant->numViews; ++i)
     if (variant->views[i].param == param)
@@ -1464,7 +1513,7 @@ tileRtStatus tileRtCheckVariantCompatible(const tileRtManifest *from,
     // Encoded from their source, which is checked on its own.
     if (p->kind == TILE_RT_PARAM_TENSOR_MAP)
       continue;
-    int j = tileRtManifestFindParam(from, p->name);
+    int j = tileRtVariantSource(from, variant, p->name);
     if (j < 0)
       return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                         "%s:%d: parameter '%s' is not a parameter of %s",
@@ -1476,12 +1525,25 @@ tileRtStatus tileRtCheckVariantCompatible(const tileRtManifest *from,
     const tileRtView *view = tileRtFindView(variant, j);
     for (int d = 0; same && d < p->rank; ++d)
       same = p->dims[d] == q->dims[view ? p->rank - 1 - d : d];
-    if (!same)
+    if (!same) {
+      char bound[TILE_RT_MAX_NAME + 32] = "";
+      if (strcmp(p->name, q->name) != 0)
+        snprintf(bound, sizeof(bound), " (bound to '%s')", q->name);
       return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                        "%s:%d: parameter '%s' differs from its declaration "
+                        "%s:%d: parameter '%s'%s differs from its declaration "
                         "on line %d of %s%s",
-                        to->path, p->line, p->name, q->line, from->path,
+                        to->path, p->line, p->name, bound, q->line, from->path,
                         view ? " (transposed by the variant's view)" : "");
+    }
+  }
+  for (int i = 0; variant && i < variant->numBinds; ++i) {
+    int k = tileRtManifestFindParam(to, variant->binds[i].name);
+    if (k < 0 || to->params[k].kind == TILE_RT_PARAM_TENSOR_MAP)
+      return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                        "%s:%d: 'bind %s %s': %s has no parameter '%s'",
+                        from->path, variant->line, variant->binds[i].name,
+                        from->params[variant->binds[i].param].name, to->path,
+                        variant->binds[i].name);
   }
   return TILE_RT_SUCCESS;
 }

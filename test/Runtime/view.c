@@ -11,7 +11,8 @@
 // variant chosen and why, the arguments it received (sizes and strides
 // swapped, the same pointer), the product checked against a host
 // reference on a poisoned C, the fall to the next candidate with the
-// reason where the view cannot be taken, and the errors. The manifests
+// reason where the view cannot be taken, a column of C computed by the
+// NN kernel on arguments exchanged by binds, and the errors. The manifests
 // are written to the directory argv[1].
 //
 // clang-format off
@@ -38,6 +39,11 @@ CHECK-NEXT: no catch-all, 4x8x16: TILE_RT_ERROR_INVALID_ARGUMENT: no variant of 
 CHECK-NEXT: static sizes, 1x8x16: launched gemm_f16, arg0 sizes 1x16
 CHECK-NEXT: static sizes, 2x8x16: TILE_RT_ERROR_INVALID_ARGUMENT: arg0: dimension 1 is 2, expected 1 (static in the manifest)
 CHECK-NEXT: load mismatch.manifest: TILE_RT_ERROR_INVALID_ARGUMENT: {{.*}}nn-static.manifest:4: parameter 'arg0' differs from its declaration on line 2 of {{.*}}mismatch.manifest (transposed by the variant's view)
+CHECK-NEXT: column, 8x1x16: nn.manifest
+CHECK-NEXT:   variant {{.*}}nn.manifest: when arg2.dim1 == 1, bind arg0 arg1, bind arg1 arg0, view transpose arg1 (16x1 as 1x16), view transpose arg2 (8x1 as 1x8)
+CHECK-NEXT:   launched gemm_f16: arg0 is B, sizes 1x16; arg1 is A, sizes 16x8; arg2 is C, sizes 1x8; C = A^T B
+CHECK-NEXT: column, 8x2x16: tn.manifest
+CHECK-NEXT:   variant {{.*}}tn.manifest: no rule
 CHECK-NEXT: PASS
 */
 // clang-format on
@@ -183,6 +189,52 @@ static void run(tileRtKernel *k, int64_t m, int64_t n, int64_t kk, int twice) {
   freeProblem(&p);
 }
 
+/// Selects `k` (column.manifest) on an M x N x K problem and, where the NN
+/// kernel takes it through binds, launches it: which buffer each of the
+/// kernel's arguments is, as what sizes, and whether C holds A^T B.
+static void runColumn(tileRtKernel *k, int64_t m, int64_t n, int64_t kk) {
+  Problem p = problem(m, n, kk);
+  tileRtKernel *target;
+  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+  char why[2048];
+  if (tileRtKernelSelect(k, p.args, &target, mapped, why, sizeof(why)) !=
+      TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    ++failures;
+    freeProblem(&p);
+    return;
+  }
+  const char *path = tileRtKernelGetManifest(target)->path;
+  const char *slash = strrchr(path, '/');
+  printf("column, %lldx%lldx%lld: %s\n", (long long)m, (long long)n,
+         (long long)kk, slash ? slash + 1 : path);
+  for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
+    printf("  %s\n", line);
+  if (n == 1) {
+    memset(p.c, 0xff, (size_t)(m * n) * 2);
+    expectOk(tileRtKernelLaunch(k, p.args), "launch");
+    const uint16_t *buffers[3] = {p.a, p.b, p.c};
+    const char *names[3] = {"A", "B", "C"};
+    printf("  launched %s:", lastLaunch((unsigned[3]){0}, (unsigned[3]){0},
+                                        &(void *){0}, &(long){0}));
+    for (int i = 0; i < 3; ++i) {
+      uint64_t pointer;
+      int64_t d[5];
+      lastDescriptor(i, &pointer, d);
+      const char *name = "ANOTHER BUFFER";
+      for (int j = 0; j < 3; ++j)
+        if (pointer == address(buffers[j]))
+          name = names[j];
+      printf("%s arg%d is %s, sizes %lldx%lld", i ? ";" : "", i, name,
+             (long long)d[1], (long long)d[2]);
+    }
+    printf("; C %s\n", productHolds(&p) ? "= A^T B" : "WRONG");
+    if (!productHolds(&p))
+      ++failures;
+  }
+  freeProblem(&p);
+}
+
 static const char *const gemm = "tile-launch-manifest 1\n"
                                 "kernel %s\n"
                                 "binary k.ptx ptx\n"
@@ -282,6 +334,22 @@ int main(int argc, char **argv) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/mismatch.manifest", dir);
   expectError(tileRtKernelLoadFile(path, &k), "load mismatch.manifest");
+
+  // A column of C (N = 1): C = A^T B transposed is C^T = B^T A, the NN
+  // product of B^T (1 x K) and A, which the NN kernel takes with its
+  // arguments exchanged by binds.
+  writeFile(dir, "column.manifest",
+            "tile-launch-manifest 2\n"
+            "param arg0 memref<?x?xf16> none\n"
+            "param arg1 memref<?x?xf16> none\n"
+            "param arg2 memref<?x?xf16> none\n"
+            "variant nn.manifest bind arg0 arg1 bind arg1 arg0 view transpose "
+            "arg1 view transpose arg2 when arg2.dim1 == 1\n"
+            "variant tn.manifest\n");
+  k = loadKernel(dir, "column.manifest");
+  runColumn(k, 8, 1, 16);
+  runColumn(k, 8, 2, 16);
+  tileRtKernelDestroy(k);
 
   printf("%s\n", failures ? "FAIL" : "PASS");
   return failures != 0;

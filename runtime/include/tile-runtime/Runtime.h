@@ -248,6 +248,18 @@ typedef struct tileRtView {
   int param;
 } tileRtView;
 
+/// How many parameters one `variant` directive may bind to another name.
+#define TILE_RT_MAX_BINDS 8
+
+/// `bind NAME FROM` on a `variant` line: the variant's parameter NAME takes
+/// the argument of parameter FROM of the manifest that names the variant
+/// (by default a variant's parameter takes the argument of its own name).
+typedef struct tileRtBind {
+  char name[TILE_RT_MAX_NAME];
+  /// The index of FROM in the manifest that names the variant.
+  int param;
+} tileRtBind;
+
 /// A manifest launched instead of the kernel that names it, by a `variant`
 /// or `fallback` directive (docs/Runtime.md, "Variants").
 typedef struct tileRtVariant {
@@ -259,8 +271,13 @@ typedef struct tileRtVariant {
   /// Nonzero when written as `fallback` (version 1 syntax).
   int isFallback;
   int line;
-  /// The views the variant takes of the arguments, bound by name as the
-  /// others are; a fallback has none.
+  /// The variant's parameters that take another parameter's argument; a
+  /// fallback has none.
+  int numBinds;
+  tileRtBind binds[TILE_RT_MAX_BINDS];
+  /// The views the variant takes of the arguments (of the naming
+  /// manifest's parameters, whichever of the variant's takes them); a
+  /// fallback has none.
   int numViews;
   tileRtView views[TILE_RT_MAX_VIEWS];
   /// `cost W`: the weight of one wave of the variant's grid, where
