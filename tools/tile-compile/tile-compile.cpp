@@ -2068,10 +2068,10 @@ functionSignatures(MLIRContext &context, StringRef text, StringRef name) {
 
 /// Checks the call of via= entry `entry` against the arguments of the
 /// kernel being compiled (`caller`, of file `stem`) and of the kernel it
-/// names (`callee`): an argument per parameter of the callee, the
-/// caller's argument of the same number (the runtime binds a variant's
-/// arguments by name), of the callee's type as the view shows it; only a
-/// 2-D memref can be transposed.
+/// names (`callee`): an argument per parameter of the callee, each a
+/// different argument of the caller (the variant line binds the callee's
+/// parameter to it where the numbers differ), of the callee's type as the
+/// view shows it; only a 2-D memref can be transposed.
 static LogicalResult checkVia(const TableEntry &entry, StringRef stem,
                               ArrayRef<Type> caller, ArrayRef<Type> callee) {
   const Via &via = *entry.via;
@@ -2087,11 +2087,10 @@ static LogicalResult checkVia(const TableEntry &entry, StringRef stem,
     if (arg.arg >= caller.size())
       return fail("'" + name + "' in " + via.text + " is not an argument of " +
                   stem + " (" + stem + " takes " + Twine(caller.size()) + ")");
-    if (arg.arg != i)
-      return fail("argument " + Twine(i) + " of " + via.kernel + " is '" +
-                  arg.text + "', expected arg" + Twine(i) +
-                  " or a view of it: the runtime binds a "
-                  "variant's arguments by name");
+    for (const ViaArg &other : ArrayRef<ViaArg>(via.args).take_front(i))
+      if (other.arg == arg.arg)
+        return fail("'" + name + "' is passed twice in " + via.text +
+                    ", expected each argument of " + stem + " at most once");
     Type type = caller[arg.arg];
     if (arg.transpose) {
       auto memref = dyn_cast<MemRefType>(type);
@@ -2442,10 +2441,14 @@ static int runDispatch(MLIRContext &context, StringRef self,
          << llvm::join(b.config, " ") << "\n"
          << "variant " << b.dir << "/"
          << (entry.via ? viaKernel[build] : kernel) << ".manifest";
-      if (entry.via)
+      if (entry.via) {
+        for (auto [i, arg] : llvm::enumerate(entry.via->args))
+          if (arg.arg != i)
+            os << " bind arg" << i << " arg" << arg.arg;
         for (const ViaArg &arg : entry.via->args)
           if (arg.transpose)
             os << " view transpose arg" << arg.arg;
+      }
       if (entry.cost)
         os << " cost " << entry.cost;
       os << (rule.empty() ? "" : " when " + rule) << "\n";
