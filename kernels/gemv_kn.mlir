@@ -50,7 +50,7 @@
 //   AT       element type of W and X: f16 or bf16 (the GEMMs' name)
 //   OT       element type of Y: f16, bf16 or f32
 // The defaults, 64 columns per block on 128 threads and 8 rows per thread
-// per step (128 registers), were the best of three configurations for one
+// per step (95 registers), were the best of three configurations for one
 // row of X and N of 16384 or more on an H200; the GEMM dispatch tables
 // split K 4 ways below that and take VE = 1 (32 columns per block) for
 // misaligned rows (bench/RESULTS.md, "One-row NN and TN through a GEMV"
