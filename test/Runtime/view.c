@@ -148,26 +148,35 @@ static void describeGemm(const Problem *p) {
     ++failures;
 }
 
+/// Prints, after `label`, which of `k`'s candidates problem `p` selects and
+/// the lines saying why; returns 0 (a failure counted) where none fits.
+static int explainChoice(tileRtKernel *k, const Problem *p, const char *label) {
+  tileRtKernel *target;
+  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
+  char why[2048];
+  if (tileRtKernelSelect(k, p->args, &target, mapped, why, sizeof(why)) !=
+      TILE_RT_SUCCESS) {
+    printf("FAIL: %s\n", tileRtErrorString());
+    ++failures;
+    return 0;
+  }
+  const char *path = tileRtKernelGetManifest(target)->path;
+  const char *slash = strrchr(path, '/');
+  printf("%s%lldx%lldx%lld: %s\n", label, (long long)p->m, (long long)p->n,
+         (long long)p->k, slash ? slash + 1 : path);
+  for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
+    printf("  %s\n", line);
+  return 1;
+}
+
 /// Selects and launches `k` on an M x N x K problem: the variant, the
 /// lines saying why, and what the stand-in driver received.
 static void run(tileRtKernel *k, int64_t m, int64_t n, int64_t kk, int twice) {
   Problem p = problem(m, n, kk);
-  tileRtKernel *target;
-  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-  char why[2048];
-  if (tileRtKernelSelect(k, p.args, &target, mapped, why, sizeof(why)) !=
-      TILE_RT_SUCCESS) {
-    printf("FAIL: %s\n", tileRtErrorString());
-    ++failures;
+  if (!explainChoice(k, &p, "")) {
     freeProblem(&p);
     return;
   }
-  const char *path = tileRtKernelGetManifest(target)->path;
-  const char *slash = strrchr(path, '/');
-  printf("%lldx%lldx%lld: %s\n", (long long)m, (long long)n, (long long)kk,
-         slash ? slash + 1 : path);
-  for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
-    printf("  %s\n", line);
   memset(p.c, 0xff, (size_t)(m * n) * 2);
   long before;
   lastLaunch((unsigned[3]){0}, (unsigned[3]){0}, &(void *){0}, &before);
@@ -194,23 +203,7 @@ static void run(tileRtKernel *k, int64_t m, int64_t n, int64_t kk, int twice) {
 /// kernel's arguments is, as what sizes, and whether C holds A^T B.
 static void runColumn(tileRtKernel *k, int64_t m, int64_t n, int64_t kk) {
   Problem p = problem(m, n, kk);
-  tileRtKernel *target;
-  tileRtArgValue mapped[TILE_RT_MAX_PARAMS];
-  char why[2048];
-  if (tileRtKernelSelect(k, p.args, &target, mapped, why, sizeof(why)) !=
-      TILE_RT_SUCCESS) {
-    printf("FAIL: %s\n", tileRtErrorString());
-    ++failures;
-    freeProblem(&p);
-    return;
-  }
-  const char *path = tileRtKernelGetManifest(target)->path;
-  const char *slash = strrchr(path, '/');
-  printf("column, %lldx%lldx%lld: %s\n", (long long)m, (long long)n,
-         (long long)kk, slash ? slash + 1 : path);
-  for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
-    printf("  %s\n", line);
-  if (n == 1) {
+  if (explainChoice(k, &p, "column, ") && n == 1) {
     memset(p.c, 0xff, (size_t)(m * n) * 2);
     expectOk(tileRtKernelLaunch(k, p.args), "launch");
     const uint16_t *buffers[3] = {p.a, p.b, p.c};
