@@ -2,7 +2,8 @@
 // M x K (M small: one row is the vector-matrix product y = x W), W stored
 // K x N and Y stored M x N, all row-major and of any sizes, f32
 // accumulation. It is what the NN GEMM with one row computes (and the TN
-// GEMM with one row, on A's K x 1 viewed as 1 x K); kernels/gemv.mlir is
+// GEMM with one row, on A's K x 1 viewed as 1 x K, and with XT = 1 the TN
+// GEMM with two or four rows, on A's K x M); kernels/gemv.mlir is
 // the same product for W stored N x K.
 //
 // Bound by the bandwidth of streaming W, like gemv.mlir, but W's rows now
@@ -47,6 +48,8 @@
 //            BK = 32, 64, 128 and 256)
 //   BM       rows of X per block
 //   SPLIT    blocks of a cluster that split K (1: none; sm_90a, at most 8)
+//   XT       1: X is stored K x M (the TN GEMM's A), read as its transpose
+//            (element loads: its rows are M elements); 0: M x K
 //   AT       element type of W and X: f16 or bf16 (the GEMMs' name)
 //   OT       element type of Y: f16, bf16 or f32
 // The defaults, 64 columns per block on 128 threads and 8 rows per thread
@@ -59,7 +62,7 @@
 // products it runs (sizes and offsets below 2^31 elements, which the runtime
 // checks at launch).
 // tile.options(sm_90a): index-bitwidth=32
-// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BKU=32 BM=1 SPLIT=1 AT=f16 OT=f16
+// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BKU=32 BM=1 SPLIT=1 XT=0 AT=f16 OT=f16
 // tile.params(BK=32): BKU=8
 // tile.params(BK=64): BKU=16
 // tile.params(BK=256): BKU=64
@@ -68,6 +71,11 @@
   ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
    (k mod (${BK} floordiv ${GROUPS})) * ${VE} + n mod ${VE})>
 #xtile = #tile.fragment<threads = ${THREADS}, map = (m, k)[s0] ->
+  ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + s0,
+   m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})),
+  replicate = ${CT}>
+// X stored K x M (XT = 1): the same registers, indexed (k, m).
+#xttile = #tile.fragment<threads = ${THREADS}, map = (k, m)[s0] ->
   ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + s0,
    m * (${BK} floordiv ${GROUPS}) + k mod (${BK} floordiv ${GROUPS})),
   replicate = ${CT}>
@@ -83,8 +91,13 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
   %bm = arith.constant ${BM} : index
   %bn = arith.constant ${BN} : index
   %bk = arith.constant ${BK} : index
+// tile.if(XT=1):
+  %M = memref.dim %X, %c1 : memref<?x?x${AT}>
+  %K = memref.dim %X, %c0 : memref<?x?x${AT}>
+// tile.else:
   %M = memref.dim %X, %c0 : memref<?x?x${AT}>
   %K = memref.dim %X, %c1 : memref<?x?x${AT}>
+// tile.endif
   %N = memref.dim %W, %c1 : memref<?x?x${AT}>
   %gx = arith.ceildivui %M, %bm : index
   %gy = arith.ceildivui %N, %bn : index
@@ -98,7 +111,11 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
     %ys = tile.alloc : memref<${BM}x${BN}xf32, #gpu.address_space<workgroup>>
 // tile.endif
     %w = tile.alloc {layout = #wtile} : memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+    %x = tile.alloc {layout = #xttile} : memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
     %x = tile.alloc {layout = #xtile} : memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
     %p = tile.alloc {layout = #ptile}
         : memref<${BM}x${BN}x${BKU}xf32, #tile.fragment>
     %y = tile.alloc : memref<${BM}x${BN}xf32, #tile.fragment>
@@ -119,8 +136,13 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
       %k0 = arith.muli %s, %bk : index
       tile.copy %W[%k0, %n0] -> %w
           : memref<?x?x${AT}> -> memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+      tile.copy %X[%k0, %m0] -> %x
+          : memref<?x?x${AT}> -> memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
       tile.copy %X[%m0, %k0] -> %x
           : memref<?x?x${AT}> -> memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
       // Four consecutive rows of a column in one chain: the thread's
       // accumulators are a quarter of its products (registers for more
       // rows of X, or of W in flight).
@@ -130,27 +152,43 @@ func.func @gemv_kn(%X: memref<?x?x${AT}>, %W: memref<?x?x${AT}>,
         %c4 = arith.constant 4 : index
         %r0 = arith.muli %kk, %c4 : index
         %w0 = memref.load %w[%r0, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+        %x0 = memref.load %x[%r0, %i] : memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
         %x0 = memref.load %x[%i, %r0] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
         %w0f = arith.extf %w0 : ${AT} to f32
         %x0f = arith.extf %x0 : ${AT} to f32
         %s0 = math.fma %w0f, %x0f, %acc : f32
         %r1 = arith.addi %r0, %c1 : index
         %w1 = memref.load %w[%r1, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+        %x1 = memref.load %x[%r1, %i] : memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
         %x1 = memref.load %x[%i, %r1] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
         %w1f = arith.extf %w1 : ${AT} to f32
         %x1f = arith.extf %x1 : ${AT} to f32
         %s1 = math.fma %w1f, %x1f, %s0 : f32
         %c2 = arith.constant 2 : index
         %r2 = arith.addi %r0, %c2 : index
         %w2 = memref.load %w[%r2, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+        %x2 = memref.load %x[%r2, %i] : memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
         %x2 = memref.load %x[%i, %r2] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
         %w2f = arith.extf %w2 : ${AT} to f32
         %x2f = arith.extf %x2 : ${AT} to f32
         %s2 = math.fma %w2f, %x2f, %s1 : f32
         %c3 = arith.constant 3 : index
         %r3 = arith.addi %r0, %c3 : index
         %w3 = memref.load %w[%r3, %j] : memref<${BK}x${BN}x${AT}, #tile.fragment>
+// tile.if(XT=1):
+        %x3 = memref.load %x[%r3, %i] : memref<${BK}x${BM}x${AT}, #tile.fragment>
+// tile.else:
         %x3 = memref.load %x[%i, %r3] : memref<${BM}x${BK}x${AT}, #tile.fragment>
+// tile.endif
         %w3f = arith.extf %w3 : ${AT} to f32
         %x3f = arith.extf %x3 : ${AT} to f32
         %s3 = math.fma %w3f, %x3f, %s2 : f32
