@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { kMaxLine = 8192, kMaxWords = 16, kMaxManifestBytes = 1 << 20 };
+enum { kMaxLine = 8192, kMaxWords = 256, kMaxManifestBytes = 1 << 20 };
 
 /// The name by which a grid reads the blocks of its kernel the device holds
 /// at once (tileRtFunctionResidentBlocks), known at launch.
@@ -373,13 +373,18 @@ static int checkGridLookup(void *context, const char *name, size_t len,
   return checkLookup(context, name, len, value);
 }
 
-/// Splits `line` in place at blanks into at most kMaxWords words.
+/// Splits `line` in place at blanks into at most kMaxWords words; -1 where
+/// it has more (a word dropped would change what the line says: a
+/// `variant` line's `when` past the limit would lose its rule).
 static int splitWords(char *line, char **words) {
   int n = 0;
   char *save = NULL;
-  for (char *tok = strtok_r(line, " \t\r", &save); tok && n < kMaxWords;
-       tok = strtok_r(NULL, " \t\r", &save))
+  for (char *tok = strtok_r(line, " \t\r", &save); tok;
+       tok = strtok_r(NULL, " \t\r", &save)) {
+    if (n == kMaxWords)
+      return -1;
     words[n++] = tok;
+  }
   return n;
 }
 
@@ -649,6 +654,8 @@ tileRtStatus tileRtManifestParseString(const char *text, const char *fileName,
     char rest[kMaxLine];
     strcpy(rest, line);
     int n = splitWords(line, words);
+    if (n < 0)
+      return PARSE_FAIL(&ctx, "more than %d words on a line", kMaxWords);
     if (n == 0)
       continue;
     const char *d = words[0];
