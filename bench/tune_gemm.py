@@ -73,7 +73,8 @@ import options
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # The parameters a table entry sets, and those that select it.
-TUNED = ("BM", "BN", "BK", "STAGES", "THREADS", "POLICY", "PANEL", "SPLIT")
+TUNED = ("BM", "BN", "BK", "STAGES", "THREADS", "POLICY", "PANEL", "SPLIT",
+         "PERSISTENT")
 KEYS = ("AT", "CT", "OT")
 DEFAULT_SPACE = {"BM": ["128", "256"], "BN": ["128", "256"],
                  "BK": ["32", "64"], "STAGES": ["2", "3", "4", "5"],
@@ -222,12 +223,19 @@ def resolve_shapes(words):
     return shapes
 
 
+def tuned_values(params):
+    """The assignments of a table line for a variant's `params`: those of
+    TUNED it has, PERSISTENT only where set (the kernels' default is
+    false, and older builds lack it)."""
+    return " ".join(f"{p}={params[p]}" for p in TUNED if p in params and
+                    (p != "PERSISTENT" or params[p] == "true"))
+
+
 def table_values(v):
     """The (keys, values) text of a table line for variant `v`."""
     keys = " ".join(f"{key}={v.params[key]}" for key in KEYS
                     if key in v.params)
-    values = " ".join(f"{p}={v.params[p]}" for p in TUNED if p in v.params)
-    return keys, values
+    return keys, tuned_values(v.params)
 
 
 def run_space(args):
@@ -431,7 +439,7 @@ def make_rules(args):
     lines = []
     for pattern, name, mean, shapes in chosen:
         params = saved["variants"][name]
-        values = " ".join(f"{p}={params[p]}" for p in TUNED if p in params)
+        values = tuned_values(params)
         lines.append(f"{kernel} {pattern} {head} : {values}  # measured:"
                      f" {mean:.2f}x cuBLAS (geometric mean over "
                      f"{len(shapes)} shapes), {saved['types']}, "

@@ -29,6 +29,11 @@
 //               into f32 accumulators and sum their tiles through
 //               distributed shared memory (tile.cluster_reduce), rounding
 //               once to OT as an unsplit tile does (sm_90a; at most 8)
+//   PERSISTENT  true: as many blocks as the device holds at once walk
+//               the tiles (tile-compile --persistent, set by the per-chip
+//               options lines below), so a tile's stores drain while the
+//               block loads and multiplies its next one (sm_90a, sm_80;
+//               not with clusters: CM, CN or SPLIT above 1)
 // The siblings gemm_nn.mlir (B stored K x N) and gemm_tn.mlir (A stored
 // K x M) take the same parameters.
 //
@@ -66,15 +71,15 @@
 // refusing larger ones with an error. AMD chips keep 64-bit indices: with 32-bit ones the
 // ROCDL lowering of this kernel makes invalid LLVM IR (i32 and i64
 // operands mixed in one instruction) and the compile fails.
-// tile.options(sm_90a): index-bitwidth=32
-// tile.options(sm_80): index-bitwidth=32
+// tile.options(sm_90a): index-bitwidth=32 persistent=${PERSISTENT}
+// tile.options(sm_80): index-bitwidth=32 persistent=${PERSISTENT}
 // The sizes the shapes of kernels/gemm_tuned.txt stand for (tile-compile
 // --dispatch writes its rules over them):
 // tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim1
 //
 // tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
 // tile.params: PANEL=8 RASTER=row CM=1 CN=1 AT=f16 CT=f32 OT=f16
-// tile.params: SPLIT=1
+// tile.params: SPLIT=1 PERSISTENT=false
 func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
                    %C: memref<?x?x${OT}> {tile.overwrite}) {
   %c0 = arith.constant 0 : index

@@ -147,6 +147,25 @@ class MakeRulesTest(unittest.TestCase):
             "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
             "THREADS=128 SPLIT=4  # measured"))
 
+    def test_persistent_only_where_set(self):
+        # Builds record PERSISTENT=false by default; a rule line carries
+        # PERSISTENT only where a variant sets it true.
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(tmp, "gemm_nn *x*x* chip=sm_90a : BM=128\n")
+            with open(args.rates) as f:
+                data = json.load(f)
+            data["variants"]["v64"]["PERSISTENT"] = "true"
+            data["variants"]["v128"]["PERSISTENT"] = "false"
+            with open(args.rates, "w") as f:
+                json.dump(data, f)
+            lines = run_rules(args, ["1..16x*x*", "4096..x*x*"])
+        self.assertTrue(lines[1].startswith(
+            "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
+            "THREADS=128 PERSISTENT=true  # measured"), lines[1])
+        self.assertTrue(lines[2].startswith(
+            "gemm_nn 4096..x*x* chip=sm_90a : BM=128 BN=64 BK=64 STAGES=4 "
+            "THREADS=128  # measured"), lines[2])
+
     def test_keyed_rules(self):
         # --key writes the key on every rule and replaces only the rules
         # with exactly those keys: the f32 catch-all stays.
