@@ -10,7 +10,9 @@
 // results (outputs poisoned first), the pitch the maps see, the copies
 // made, what tileRtKernelSelect says, that a stage is preferred to a
 // fallback, and launches in a graph capture (no waits for work outside it,
-// no allocation). The manifests are written to the directory argv[1].
+// no allocation), and the L2 promotion encoded for rows that do not start
+// on 128-byte boundaries. The manifests are written to the directory
+// argv[1].
 //
 // clang-format off
 /*
@@ -33,6 +35,14 @@ CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies on stream 0x7
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes copied to rows of 160 and back
 CHECK-NEXT: out, 5x77: C = A, map pitch 160, 1 copies
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes written to rows of 160 and copied back
+CHECK-NEXT: rows of 128 bytes: C = A + B, map pitch 128, 0 copies
+CHECK-NEXT: l2 promotion 3
+CHECK-NEXT: rows of 256 bytes: C = A + B, map pitch 256, 0 copies
+CHECK-NEXT: l2 promotion 3
+CHECK-NEXT: rows of 160 bytes: C = A + B, map pitch 160, 0 copies
+CHECK-NEXT: l2 promotion 2
+CHECK-NEXT: staged rows of 154 bytes: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: l2 promotion 2
 CHECK-NEXT: PASS
 */
 // clang-format on
@@ -298,6 +308,36 @@ int main(int argc, char **argv) {
       "select store");
   printf("why: %s", why);
   tileRtKernelDestroy(store);
+
+  // A map asking for 256-byte L2 promotion gets 128 bytes over rows that
+  // do not start on 128-byte boundaries, its own elsewhere.
+  tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest",
+                                  "tile-launch-manifest 1\n"
+                                  "kernel add2d_f16_tma\n"
+                                  "binary k.ptx ptx\n"
+                                  "param A memref<?x?xf16> none\n"
+                                  "param B memref<?x?xf16> descriptor\n"
+                                  "param C memref<?x?xf16> descriptor\n"
+                                  "param A_tmap tensormap A box 4x8 l2 256b\n"
+                                  "stage A in\n"
+                                  "block 8 4\n"
+                                  "grid x ceildiv(C.dim1, 8)\n"
+                                  "grid y ceildiv(C.dim0, 4)\n");
+  int (*lastL2)(void) =
+      (int (*)(void))fakeDriverSymbol("fakeCudaLastTensorMapL2");
+  static const struct {
+    const char *what;
+    int rows, cols;
+  } l2Cases[] = {{"rows of 128 bytes", 5, 64},
+                 {"rows of 256 bytes", 4, 128},
+                 {"rows of 160 bytes", 5, 80},
+                 {"staged rows of 154 bytes", 5, 77}};
+  for (size_t i = 0; lastL2 && i < sizeof(l2Cases) / sizeof(l2Cases[0]); ++i) {
+    launchAdd(l2, l2Cases[i].what, a, b, c, l2Cases[i].rows, l2Cases[i].cols,
+              0);
+    printf("l2 promotion %d\n", lastL2());
+  }
+  tileRtKernelDestroy(l2);
 
   free(a);
   free(b);

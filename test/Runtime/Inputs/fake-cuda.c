@@ -719,9 +719,15 @@ CUresult cuEventDestroy_v2(void *event) {
 
 static long tensorMapEncodes;
 static uint64_t lastMapSizes[2], lastMapPitch;
+/// The L2 promotion (the driver's enumerator) of the last tensor map.
+static int lastMapL2;
 
 /// For tests: the number of successful cuTensorMapEncodeTiled calls so far.
 long fakeCudaTensorMapEncodes(void) { return tensorMapEncodes; }
+
+/// For tests: the L2 promotion of the last tensor map encoded (the
+/// driver's enumerator: 0 none, 1 64 bytes, 2 128 bytes, 3 256 bytes).
+int fakeCudaLastTensorMapL2(void) { return lastMapL2; }
 
 /// For tests: the sizes (outermost first) and row pitch in bytes of the
 /// last rank-2 tensor map encoded; returns the encodes so far.
@@ -738,7 +744,7 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
                                 const uint32_t *elementStrides, int interleave,
                                 int swizzle, int l2, int oob) {
   (void)type, (void)elementStrides;
-  (void)interleave, (void)swizzle, (void)l2, (void)oob;
+  (void)interleave, (void)swizzle, (void)oob;
   // The real driver's alignment rules, which the runtime checks first.
   if ((uintptr_t)address % 16)
     return INVALID_VALUE;
@@ -755,6 +761,7 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
     lastMapSizes[1] = dims[0];
     lastMapPitch = strides[0];
   }
+  lastMapL2 = l2;
   ++tensorMapEncodes;
   return OK;
 }
