@@ -331,8 +331,8 @@ def main():
     parser.add_argument("--reps", type=int, default=50)
     options.add_cool_argument(parser)
     parser.add_argument("--shapes", default="all",
-                        help="comma-separated names (M0..M7, R0..R3), "
-                             "'paper', 'ragged' or 'all'")
+                        help="comma-separated names (M0..M7, R0..R3) or "
+                             "MxNxK, 'paper', 'ragged' or 'all'")
     parser.add_argument("--baselines-only", action="store_true",
                         help="without tile kernels: check Triton and time "
                              "cuBLAS and Triton for f16/bf16/i8, NN/NT/TN")
@@ -360,9 +360,13 @@ def main():
     else:
         names = args.shapes.split(",")
         shapes = [s for s in SHAPES if s[0] in names]
-        unknown = set(names) - {s[0] for s in shapes}
-        if unknown:
-            parser.error(f"unknown shapes: {', '.join(sorted(unknown))}")
+        known = {s[0] for s in shapes}
+        for name in [n for n in names if n not in known]:
+            try:
+                m, n, k = (int(v) for v in name.lower().split("x"))
+            except ValueError:
+                parser.error(f"unknown shape: {name} (not a name, nor MxNxK)")
+            shapes.append((name, m, n, k))
 
     if args.baselines_only:
         variants = []
