@@ -76,12 +76,14 @@ static void pushIndex(Packer *pk, int indexBits, int64_t v) {
   }
 }
 
-/// The L2 promotion of tensor map `p` over rows `rowBytes` apart: the
-/// manifest's, except that 256 bytes becomes 128 where the rows do not start
-/// on 128-byte boundaries. Each box row then spans two 128-byte lines, and
-/// promoting to 256 bytes fetches lines no box reads: 128-byte promotion
-/// measured 10-15% faster on NT 7168 x 200 x 7000 (rows of 14000 bytes) on
-/// an H200, and no different where the rows are aligned (docs/Runtime.md).
+/// The L2 promotion of tensor map `p` over an argument's rows `rowBytes`
+/// apart: the manifest's, except that 256 bytes becomes 128 where the rows
+/// do not start on 128-byte boundaries. Each box row then spans two 128-byte
+/// lines, and promoting to 256 bytes fetches lines no box reads: 128-byte
+/// promotion measured 10-15% faster on NT 7168 x 200 x 7000 (rows of 14000
+/// bytes) on an H200, and no different where the rows are aligned. Maps over
+/// a staged copy keep the manifest's: on small staged products 128 bytes
+/// measured slower (docs/Runtime.md).
 static int tensorMapL2(const tileRtParam *p, uint64_t rowBytes) {
   enum { kL2Bytes128 = 2, kL2Bytes256 = 3 };
   if (p->l2Promotion == kL2Bytes256 && p->rank >= 2 && rowBytes % 128)
@@ -958,7 +960,7 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
       s = tileRtEncodeTensorMapPitched(
           packed->pointers[mapArgIndex(m, j)], p->dtype, p->rank,
           k->work + l->offset[i], a->sizes, l->pitch[i], p->box, p->interleave,
-          p->swizzle, tensorMapL2(p, l->pitch[i]), p->oobFill);
+          p->swizzle, p->l2Promotion, p->oobFill);
       if (s != TILE_RT_SUCCESS) {
         char msg[2048];
         snprintf(msg, sizeof(msg), "%s", tileRtErrorString());

@@ -11,7 +11,7 @@
 // made, what tileRtKernelSelect says, that a stage is preferred to a
 // fallback, and launches in a graph capture (no waits for work outside it,
 // no allocation), and the L2 promotion encoded for rows that do not start
-// on 128-byte boundaries. The manifests are written to the directory
+// on 128-byte boundaries (an argument's, not a staged copy's). The manifests are written to the directory
 // argv[1].
 //
 // clang-format off
@@ -42,7 +42,7 @@ CHECK-NEXT: l2 promotion 3
 CHECK-NEXT: rows of 160 bytes: C = A + B, map pitch 160, 0 copies
 CHECK-NEXT: l2 promotion 2
 CHECK-NEXT: staged rows of 154 bytes: C = A + B, map pitch 160, 1 copies
-CHECK-NEXT: l2 promotion 2
+CHECK-NEXT: l2 promotion 3
 CHECK-NEXT: PASS
 */
 // clang-format on
@@ -309,8 +309,9 @@ int main(int argc, char **argv) {
   printf("why: %s", why);
   tileRtKernelDestroy(store);
 
-  // A map asking for 256-byte L2 promotion gets 128 bytes over rows that
-  // do not start on 128-byte boundaries, its own elsewhere.
+  // A map asking for 256-byte L2 promotion gets 128 bytes over an
+  // argument's rows that do not start on 128-byte boundaries, its own
+  // elsewhere and over a staged copy.
   tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest",
                                   "tile-launch-manifest 1\n"
                                   "kernel add2d_f16_tma\n"
