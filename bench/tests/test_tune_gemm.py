@@ -39,6 +39,20 @@ def write_inputs(tmp, table_text):
                              "key": []})
 
 
+def rules_with_params(tmp, params, rules):
+    """Runs the rules step on ChooseRulesTest.RATES with `params`
+    ({variant: {NAME: VALUE}}) added to the saved variants, over a table of
+    one catch-all rule; returns the table's lines after it."""
+    args = write_inputs(tmp, "gemm_nn *x*x* chip=sm_90a : BM=128\n")
+    with open(args.rates) as f:
+        data = json.load(f)
+    for variant, values in params.items():
+        data["variants"][variant].update(values)
+    with open(args.rates, "w") as f:
+        json.dump(data, f)
+    return run_rules(args, rules)
+
+
 def run_rules(args, rules):
     """Runs the rules step; returns the table's lines after it."""
     args.rules = rules
@@ -136,13 +150,8 @@ class MakeRulesTest(unittest.TestCase):
         # A variant that splits K carries SPLIT into its rule line, which
         # --dispatch passes to the kernel file as -D SPLIT.
         with tempfile.TemporaryDirectory() as tmp:
-            args = write_inputs(tmp, "gemm_nn *x*x* chip=sm_90a : BM=128\n")
-            with open(args.rates) as f:
-                data = json.load(f)
-            data["variants"]["v64"]["SPLIT"] = "4"
-            with open(args.rates, "w") as f:
-                json.dump(data, f)
-            lines = run_rules(args, ["1..16x*x*"])
+            lines = rules_with_params(tmp, {"v64": {"SPLIT": "4"}},
+                                      ["1..16x*x*"])
         self.assertTrue(lines[1].startswith(
             "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
             "THREADS=128 SPLIT=4  # measured"))
@@ -151,14 +160,10 @@ class MakeRulesTest(unittest.TestCase):
         # Builds record PERSISTENT=false by default; a rule line carries
         # PERSISTENT only where a variant sets it true.
         with tempfile.TemporaryDirectory() as tmp:
-            args = write_inputs(tmp, "gemm_nn *x*x* chip=sm_90a : BM=128\n")
-            with open(args.rates) as f:
-                data = json.load(f)
-            data["variants"]["v64"]["PERSISTENT"] = "true"
-            data["variants"]["v128"]["PERSISTENT"] = "false"
-            with open(args.rates, "w") as f:
-                json.dump(data, f)
-            lines = run_rules(args, ["1..16x*x*", "4096..x*x*"])
+            lines = rules_with_params(
+                tmp, {"v64": {"PERSISTENT": "true"},
+                      "v128": {"PERSISTENT": "false"}},
+                ["1..16x*x*", "4096..x*x*"])
         self.assertTrue(lines[1].startswith(
             "gemm_nn 1..16x*x* chip=sm_90a : BM=64 BN=64 BK=64 STAGES=4 "
             "THREADS=128 PERSISTENT=true  # measured"), lines[1])

@@ -11,8 +11,8 @@
 // made, what tileRtKernelSelect says, that a stage is preferred to a
 // fallback, and launches in a graph capture (no waits for work outside it,
 // no allocation), and the L2 promotion encoded for rows that do not start
-// on 128-byte boundaries (an argument's, not a staged copy's). The manifests are written to the directory
-// argv[1].
+// on 128-byte boundaries (an argument's, not a staged copy's). The manifests
+// are written to the directory argv[1].
 //
 // clang-format off
 /*
@@ -150,17 +150,25 @@ static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
   printf("why: %s", why);
 }
 
-static const char *kAddManifest = "tile-launch-manifest 1\n"
-                                  "kernel add2d_f16_tma\n"
-                                  "binary k.ptx ptx\n"
-                                  "param A memref<?x?xf16> none\n"
-                                  "param B memref<?x?xf16> descriptor\n"
-                                  "param C memref<?x?xf16> descriptor\n"
-                                  "param A_tmap tensormap A box 4x8\n"
-                                  "stage A in\n"
-                                  "block 8 4\n"
-                                  "grid x ceildiv(C.dim1, 8)\n"
-                                  "grid y ceildiv(C.dim0, 4)\n";
+/// The manifest of C = A + B with A read through a tensor map (staged where
+/// TMA cannot address it), the map taking `mapOptions` (e.g. " l2 256b").
+static const char *addManifest(const char *mapOptions) {
+  static char text[1024];
+  snprintf(text, sizeof(text),
+           "tile-launch-manifest 1\n"
+           "kernel add2d_f16_tma\n"
+           "binary k.ptx ptx\n"
+           "param A memref<?x?xf16> none\n"
+           "param B memref<?x?xf16> descriptor\n"
+           "param C memref<?x?xf16> descriptor\n"
+           "param A_tmap tensormap A box 4x8%s\n"
+           "stage A in\n"
+           "block 8 4\n"
+           "grid x ceildiv(C.dim1, 8)\n"
+           "grid y ceildiv(C.dim0, 4)\n",
+           mapOptions);
+  return text;
+}
 
 int main(int argc, char **argv) {
   const char *dir = directoryArgument(argc, argv, "tile-rt-stage");
@@ -185,7 +193,7 @@ int main(int argc, char **argv) {
   }
 
   // A read through a tensor map: 77 columns are 154-byte rows.
-  tileRtKernel *add = writeAndLoad(dir, "add.manifest", kAddManifest);
+  tileRtKernel *add = writeAndLoad(dir, "add.manifest", addManifest(""));
   launchAdd(add, "5x77", a, b, c, 5, 77, 1);
   // The cached launch copies again (A may have changed) and encodes the
   // map over the workspace again.
@@ -237,8 +245,8 @@ int main(int argc, char **argv) {
             "block 8 4\n"
             "grid x ceildiv(C.dim1, 8)\n"
             "grid y ceildiv(C.dim0, 4)\n");
-  char text[1024];
-  snprintf(text, sizeof(text), "%sfallback plain.manifest\n", kAddManifest);
+  char text[2048];
+  snprintf(text, sizeof(text), "%sfallback plain.manifest\n", addManifest(""));
   tileRtKernel *both = writeAndLoad(dir, "both.manifest", text);
   launchAdd(both, "stage before fallback", a, b, c, 5, 77, 0);
   tileRtKernelDestroy(both);
@@ -312,18 +320,7 @@ int main(int argc, char **argv) {
   // A map asking for 256-byte L2 promotion gets 128 bytes over an
   // argument's rows that do not start on 128-byte boundaries, its own
   // elsewhere and over a staged copy.
-  tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest",
-                                  "tile-launch-manifest 1\n"
-                                  "kernel add2d_f16_tma\n"
-                                  "binary k.ptx ptx\n"
-                                  "param A memref<?x?xf16> none\n"
-                                  "param B memref<?x?xf16> descriptor\n"
-                                  "param C memref<?x?xf16> descriptor\n"
-                                  "param A_tmap tensormap A box 4x8 l2 256b\n"
-                                  "stage A in\n"
-                                  "block 8 4\n"
-                                  "grid x ceildiv(C.dim1, 8)\n"
-                                  "grid y ceildiv(C.dim0, 4)\n");
+  tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest", addManifest(" l2 256b"));
   int (*lastL2)(void) =
       (int (*)(void))fakeDriverSymbol("fakeCudaLastTensorMapL2");
   static const struct {
