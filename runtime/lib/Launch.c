@@ -180,8 +180,9 @@ tileRtStatus tileRtPackParams(const tileRtManifest *m,
       if (!encodeTensorMaps || staged[p->source])
         break;
       const tileRtArgValue *src = &args[p->source];
-      uint64_t rowBytes =
-          (uint64_t)src->sizes[p->rank - 1] * tileRtDTypeSize(p->dtype);
+      uint64_t rowBytes = p->rank >= 2 ? (uint64_t)src->sizes[p->rank - 1] *
+                                             tileRtDTypeSize(p->dtype)
+                                       : 0;
       s = tileRtEncodeTensorMapTiled(
           slot, p->dtype, p->rank, src->ptr, src->sizes, p->box, p->interleave,
           p->swizzle, tensorMapL2(p, rowBytes), p->oobFill);
