@@ -198,17 +198,7 @@ int main(int argc, char **argv) {
   writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
 
   // C = A + B with A read through a tensor map.
-  tileRtKernel *tma = writeAndLoad(dir, "tma.manifest",
-                                   "tile-launch-manifest 1\n"
-                                   "kernel add2d_f16_tma\n"
-                                   "binary k.ptx ptx\n"
-                                   "param A memref<?x?xf16> none\n"
-                                   "param B memref<?x?xf16> descriptor\n"
-                                   "param C memref<?x?xf16> descriptor\n"
-                                   "param A_tmap tensormap A box 4x8\n"
-                                   "block 8 4\n"
-                                   "grid x ceildiv(C.dim1, 8)\n"
-                                   "grid y ceildiv(C.dim0, 4)\n");
+  tileRtKernel *tma = writeAndLoad(dir, "tma.manifest", addTmaManifest("", ""));
   size_t bytes = sizeof(uint16_t) * kRows * kCols;
   uint16_t *a1 = alloc(bytes), *a2 = alloc(bytes), *b = alloc(bytes),
            *c = alloc(bytes);

@@ -150,26 +150,6 @@ static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
   printf("why: %s", why);
 }
 
-/// The manifest of C = A + B with A read through a tensor map (staged where
-/// TMA cannot address it), the map taking `mapOptions` (e.g. " l2 256b").
-static const char *addManifest(const char *mapOptions) {
-  static char text[1024];
-  snprintf(text, sizeof(text),
-           "tile-launch-manifest 1\n"
-           "kernel add2d_f16_tma\n"
-           "binary k.ptx ptx\n"
-           "param A memref<?x?xf16> none\n"
-           "param B memref<?x?xf16> descriptor\n"
-           "param C memref<?x?xf16> descriptor\n"
-           "param A_tmap tensormap A box 4x8%s\n"
-           "stage A in\n"
-           "block 8 4\n"
-           "grid x ceildiv(C.dim1, 8)\n"
-           "grid y ceildiv(C.dim0, 4)\n",
-           mapOptions);
-  return text;
-}
-
 int main(int argc, char **argv) {
   const char *dir = directoryArgument(argc, argv, "tile-rt-stage");
   if (!dir)
@@ -193,7 +173,8 @@ int main(int argc, char **argv) {
   }
 
   // A read through a tensor map: 77 columns are 154-byte rows.
-  tileRtKernel *add = writeAndLoad(dir, "add.manifest", addManifest(""));
+  tileRtKernel *add =
+      writeAndLoad(dir, "add.manifest", addTmaManifest("", "stage A in\n"));
   launchAdd(add, "5x77", a, b, c, 5, 77, 1);
   // The cached launch copies again (A may have changed) and encodes the
   // map over the workspace again.
@@ -246,7 +227,8 @@ int main(int argc, char **argv) {
             "grid x ceildiv(C.dim1, 8)\n"
             "grid y ceildiv(C.dim0, 4)\n");
   char text[2048];
-  snprintf(text, sizeof(text), "%sfallback plain.manifest\n", addManifest(""));
+  snprintf(text, sizeof(text), "%sfallback plain.manifest\n",
+           addTmaManifest("", "stage A in\n"));
   tileRtKernel *both = writeAndLoad(dir, "both.manifest", text);
   launchAdd(both, "stage before fallback", a, b, c, 5, 77, 0);
   tileRtKernelDestroy(both);
@@ -320,7 +302,8 @@ int main(int argc, char **argv) {
   // A map asking for 256-byte L2 promotion gets 128 bytes over an
   // argument's rows that do not start on 128-byte boundaries, its own
   // elsewhere and over a staged copy.
-  tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest", addManifest(" l2 256b"));
+  tileRtKernel *l2 = writeAndLoad(dir, "l2.manifest",
+                                  addTmaManifest(" l2 256b", "stage A in\n"));
   int (*lastL2)(void) =
       (int (*)(void))fakeDriverSymbol("fakeCudaLastTensorMapL2");
   static const struct {

@@ -106,4 +106,27 @@ static inline tileRtKernel *writeAndLoad(const char *dir, const char *name,
   return loadKernel(dir, name);
 }
 
+/// The manifest of the stand-in's add2d_f16_tma kernel, C = A + B with A
+/// read through a tensor map taking `mapOptions` (e.g. " l2 256b"), with
+/// `directives` (e.g. "stage A in\n") before its launch lines. The text is
+/// in a static buffer, valid until the next call.
+static inline const char *addTmaManifest(const char *mapOptions,
+                                         const char *directives) {
+  static char text[1024];
+  snprintf(text, sizeof(text),
+           "tile-launch-manifest 1\n"
+           "kernel add2d_f16_tma\n"
+           "binary k.ptx ptx\n"
+           "param A memref<?x?xf16> none\n"
+           "param B memref<?x?xf16> descriptor\n"
+           "param C memref<?x?xf16> descriptor\n"
+           "param A_tmap tensormap A box 4x8%s\n"
+           "%s"
+           "block 8 4\n"
+           "grid x ceildiv(C.dim1, 8)\n"
+           "grid y ceildiv(C.dim0, 4)\n",
+           mapOptions, directives);
+  return text;
+}
+
 #endif // TILE_TEST_RUNTIME_CHECKS_H
