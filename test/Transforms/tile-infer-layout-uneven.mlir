@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file -tile-infer-layout=chip=sm_90a | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-attach-target=chip=sm_80 -tile-infer-layout -tile-lower | FileCheck %s --check-prefix=LOWER
 
 // Tiles whose extents are not all powers of two. A row reduction of a
 // wgmma accumulator of 176 columns: each row's statistic is replicated
@@ -74,6 +75,31 @@ func.func @copy_uneven(%A: memref<64x128xf16>) {
   tile.kernel blocks(%bx) in (%c1) threads(384) {
     %As = tile.alloc : memref<64x128xf16, #gpu.address_space<workgroup>>
     tile.copy %A[%c0, %c0] -> %As : memref<64x128xf16> -> memref<64x128xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A copy of 64 x 144 halves, 1152 vectors of 8 on 256 threads: the
+// largest count that splits them, 192, would number the vectors modulo
+// 192 across rows of 18 (no loop layout inverts that), so 144 threads copy
+// 8 whole rows a round and the other 112 idle. The lowering guards the
+// 144 threads, each storing its 8 vectors (LOWER).
+
+// CHECK-LABEL: func.func @columns_144_copy
+// CHECK: tile.copy %{{.*}} -> %{{.*}} {tile.loop = #tile.fragment<[64, 144], threads = 256, (d0, d1) -> ((d0 mod 8) * 18 + d1 floordiv 8, (d0 floordiv 8) * 8 + d1 mod 8)>}
+// LOWER-LABEL: func.func @columns_144_copy
+// LOWER: %[[N:.*]] = arith.constant 144 : index
+// LOWER: arith.cmpi ult, %{{.*}}, %[[N]] : index
+// LOWER-NEXT: scf.if
+// LOWER-COUNT-8: vector.store %{{.*}} : memref<64x144xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+func.func @columns_144_copy(%B: memref<64x144xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %Bs = tile.alloc : memref<64x144xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] -> %Bs : memref<64x144xf16> -> memref<64x144xf16, #gpu.address_space<workgroup>>
   }
   return
 }

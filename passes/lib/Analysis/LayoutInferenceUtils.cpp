@@ -67,6 +67,18 @@ Fragment mlir::tile::getCoalescedFragment(MLIRContext *ctx,
       --active;
   AffineExpr lane = getAffineDimExpr(rank - 1, ctx) % vector;
   int64_t perRow = inner / vector;
+  // Rounds that neither hold whole rows nor split one row (18 vectors a
+  // row on 192 threads, from a 144-column tile) number the vectors with a
+  // modulus the loop layouts cannot invert: take the largest thread count
+  // that makes each round whole rows instead (144 threads, 8 rows a round).
+  if (rank >= 2 && numVectors > active && active % perRow != 0 &&
+      perRow % active != 0) {
+    for (int64_t whole = threads / perRow * perRow; whole > 0; whole -= perRow)
+      if (numVectors % whole == 0) {
+        active = whole;
+        break;
+      }
+  }
   if (rank >= 2 && numVectors > active && active % perRow == 0) {
     // Whole rows per round of threads: say it with the row index, which
     // reads better than the vector index.
