@@ -19,6 +19,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src", config.tile_src_root))
 config.substitutions.append(("%tile_obj", config.tile_obj_root))
 config.substitutions.append(("%tile_libs", config.tile_lib_dir))
+# tile-plugin: the mlir-opt plugin was built (not with TILE_STATIC_TOOLS).
+if os.path.exists(os.path.join(config.tile_lib_dir, "TilePlugin.so")):
+    config.available_features.add("tile-plugin")
 config.substitutions.append(("%mlir_opt", config.mlir_opt))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))

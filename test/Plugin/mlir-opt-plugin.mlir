@@ -1,6 +1,8 @@
 // The stock mlir-opt loads the tile plugin: the dialect plugin makes tile IR
 // parse and round-trip, the pass plugin adds the tile passes.
 
+// REQUIRES: tile-plugin
+
 // RUN: %mlir_opt --load-dialect-plugin=%tile_libs/TilePlugin.so %s \
 // RUN:   | %mlir_opt --load-dialect-plugin=%tile_libs/TilePlugin.so \
 // RUN:   | FileCheck %s --check-prefix=ROUNDTRIP

@@ -25,26 +25,21 @@ def main():
     tn = sys.argv[2:] == ["--tn"]
     rng = random.Random(11)
     failed = 0
-    # A shape per build of the sm_90a NN f16 rules of kernels/gemm_tuned.txt
-    # but the long-K decode one (its host product, over 6144 columns 16384
-    # deep, is too slow here): decode-sized M with narrow N (v0, K split
-    # four ways in clusters; v1, two ways), with wide N (v3), M up to 64
-    # with narrow N (v4, split), M up to 1024 with N up to 2048 (v5, split;
-    # K-heavy, and K = 77 whose rows TMA cannot address: A staged), M
-    # up to 1024 with wider N (v6), large M with skinny N (v7), and large M
-    # with wider N, where the costed rules weigh the waves: 18 tiles of
-    # 128 x 256 cost 100 and 27 of 128 x 128 54, one wave each on any GPU
-    # with 27 SMs or more, so v6 again (v8, 128 x 256, wins only on grids
-    # of several waves, too large for this host product).
+    # Shapes over the ranges of the sm_90a NN f16 rules of
+    # kernels/gemm_tuned.txt (which build each takes is gemm-dispatch.test's
+    # to check): decode-sized M with narrow and with wide N (K split), one
+    # row through the GEMV, M up to 64 with narrow N, K-heavy with few
+    # columns, K = 77 whose rows TMA cannot address (A staged), M up to 1024
+    # with wider N, and more than 1024 rows with skinny and wider N, where
+    # the costed rules weigh the waves. The long-K decode shapes are left
+    # out: their host products, over columns 16384 deep, are too slow here.
     shapes = [(16, 72, 64), (16, 3000, 64), (1, 6200, 24), (40, 72, 64),
               (65, 8, 16384), (500, 40, 24), (300, 264, 77), (65, 2056, 24),
               (257, 2056, 24), (1100, 200, 24), (1100, 264, 24)]
     if tn:
-        # One row: gemm_nn on A (K x 1) read as 1 x K, through TMA, with
-        # A staged where 1 x 77 rows are not 16-byte multiples; four rows:
-        # the TN build with A's 8-byte rows staged (K split 8 ways for 72
-        # columns); then decode-sized M (K split two ways, and four ways at
-        # M 17-64).
+        # One row (A's K x 1 column read as a row by the GEMV, 1 x 77
+        # among them), four rows (A's 8-byte rows staged, K split by N),
+        # then decode-sized M.
         shapes = [(1, 72, 64), (1, 72, 77), (4, 72, 64), (16, 72, 64),
                   (40, 72, 64)]
     for m, n, k in shapes:
