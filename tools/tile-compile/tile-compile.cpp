@@ -2351,6 +2351,7 @@ static int runDispatch(MLIRContext &context, StringRef self,
     value(ptxasPath, "--ptxas");
     flag(noCubin, "--no-cubin");
     flag(noFallback, "--no-fallback");
+    flag(noStage, "--no-stage");
     // The options a kernel file may set, with the values this run took
     // (from the command line or the file), given explicitly so that each
     // build agrees with them whatever the file says; another file's
