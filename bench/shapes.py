@@ -77,3 +77,24 @@ def random_gemm(count=30, seed=2026112801):
             k += 24
         drawn.append((m, n, k))
     return drawn
+
+
+def random_flash(count=16, seed=2026112901):
+    """`count` FlashAttention shapes drawn with `seed`, each (name, batch,
+    heads_q, heads_kv, seq_q, seq_kv, dim, causal): heads_q of 8 to 64,
+    heads_kv dividing it (every head, or groups of 4 or 8), head dim 64 or
+    128, sequences log-uniform in 256..8192 and not rounded (a third with
+    seq_q != seq_kv), causal or not, and the batch that brings B * H_q *
+    seq_q * seq_kv closest to 2^31 (twice the work of FA6), at most 16."""
+    import random
+    rng = random.Random(seed)
+    drawn = []
+    for i in range(count):
+        hq = rng.choice((8, 12, 16, 24, 32, 40, 48, 64))
+        group = rng.choice([g for g in (1, 4, 8) if hq % g == 0])
+        sq = int(round(2 ** rng.uniform(8, 13)))
+        skv = int(round(2 ** rng.uniform(8, 13))) if i % 3 == 2 else sq
+        b = max(1, min(16, round(2 ** 31 / (hq * sq * skv))))
+        drawn.append((f"Q{i}", b, hq, hq // group, sq, skv,
+                      rng.choice((64, 128)), rng.random() < 0.5))
+    return drawn

@@ -23,6 +23,21 @@ class ShapesTest(unittest.TestCase):
             self.assertEqual(n % 8, 0)
             self.assertEqual(k % 8, 0)
 
+    def test_random_flash_is_fixed(self):
+        # Fixed shapes: GQA groups that divide the heads, head dims the
+        # library builds, batches that bound the work.
+        drawn = shapes.random_flash()
+        self.assertEqual(drawn, shapes.random_flash())
+        self.assertEqual(len(drawn), 16)
+        self.assertEqual(drawn[0], ("Q0", 16, 12, 12, 2116, 2116, 64, False))
+        for _, b, hq, hkv, sq, skv, d, _ in drawn:
+            self.assertEqual(hq % hkv, 0)
+            self.assertIn(hq // hkv, (1, 4, 8))
+            self.assertIn(d, (64, 128))
+            self.assertTrue(1 <= b <= 16)
+            self.assertTrue(256 <= min(sq, skv) and max(sq, skv) <= 8192)
+        self.assertTrue(any(sq != skv for _, _, _, _, sq, skv, _, _ in drawn))
+
     def test_wide_have_few_tiles(self):
         # More than 1024 rows, and 48 to 480 tiles of 128 x 256.
         self.assertEqual(len(shapes.WIDE_GEMM), 29)
