@@ -19,6 +19,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src", config.tile_src_root))
 config.substitutions.append(("%tile_obj", config.tile_obj_root))
 config.substitutions.append(("%tile_libs", config.tile_lib_dir))
+config.substitutions.append(("%llvm_tools", config.llvm_tools_dir))
 # tile-plugin: the mlir-opt plugin was built (not with TILE_STATIC_TOOLS).
 if os.path.exists(os.path.join(config.tile_lib_dir, "TilePlugin.so")):
     config.available_features.add("tile-plugin")

@@ -37,9 +37,8 @@ bundle() { # bundle BUILD DIR
       "configure $build with -DTILE_STATIC_TOOLS=ON" >&2
     exit 1
   fi
-  mkdir -p "$dir/bin"
+  mkdir -p "$dir/bin" "$dir/lib"
   strip -o "$dir/bin/tile-compile" "$compile"
-  mkdir -p "$dir/lib"
   for tool in FileCheck not count; do
     cp "$llvm/bin/$tool" "$dir/bin/$tool"
     # Libraries that a GPU machine's base system need not have (Debian's
@@ -64,15 +63,14 @@ run() { # run DIR [LIT ARGS]
   obj="$dir/obj"
   # The runtime and the tests' C programs, where the build tree has them.
   sh "$root/runtime/build-standalone.sh" "$obj/standalone" >/dev/null
-  mkdir -p "$obj/bin" "$obj/lib" "$obj/test/Integration/GPU"
+  mkdir -p "$obj/bin" "$obj/lib" "$obj/test/Integration/GPU" \
+    "$obj/test/Runtime"
   cp "$dir/bin/tile-compile" "$obj/standalone/bin/tile-run" "$obj/bin/"
   cp "$obj/standalone/lib/libtile_runtime.so" "$obj/lib/"
-  mkdir -p "$obj/test/Runtime"
   cp "$obj/standalone/bin/tile-rt-ref" "$obj/test/Integration/GPU/"
   cp "$obj/standalone/bin/tile-rt-runtime-api" "$obj/test/Runtime/"
   cat >"$obj/test/lit.site.cfg.py" <<EOF
 # Written by utils/gpu-tests.sh run.
-import os, sys
 config.llvm_tools_dir = "$dir/bin"
 config.mlir_obj_dir = "$obj"
 config.tile_src_root = "$root"
