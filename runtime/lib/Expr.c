@@ -11,7 +11,8 @@
 //   expr    := term (('+' | '-') term)*
 //   term    := unary ('*' unary)*
 //   unary   := '-' unary | primary
-//   primary := integer | name | name '(' expr ',' expr ')' | '(' expr ')'
+//   primary := integer | name | name '(' expr (',' expr)? ')' | '(' expr ')'
+//              (primefloor takes one argument, the other functions two)
 //   name    := [A-Za-z_][A-Za-z0-9_.]*
 //
 //===----------------------------------------------------------------------===//
@@ -83,18 +84,39 @@ static tileRtStatus floorDiv(Parser *p, const char *at, int64_t a, int64_t b,
   return TILE_RT_SUCCESS;
 }
 
+/// The largest prime not above `a`, or `a` itself below 2. Grids are at
+/// most 2^31-1 blocks along x, so trial division stays cheap there; larger
+/// arguments are errors.
+static tileRtStatus primeFloor(Parser *p, const char *at, int64_t a,
+                               int64_t *out) {
+  if (a > INT32_MAX)
+    return arithError(p, at, "primefloor of more than 2^31-1", out);
+  for (int64_t n = a; n >= 2; --n) {
+    bool prime = true;
+    for (int64_t d = 2; d * d <= n && prime; ++d)
+      prime = n % d != 0;
+    if (prime) {
+      *out = n;
+      return TILE_RT_SUCCESS;
+    }
+  }
+  *out = a;
+  return TILE_RT_SUCCESS;
+}
+
 static tileRtStatus parseCall(Parser *p, const char *name, size_t len,
                               int64_t *out) {
-  static const char *const functions[] = {"ceildiv", "floordiv", "min", "max",
-                                          "mod"};
+  static const char *const functions[] = {"ceildiv", "floordiv", "min",
+                                          "max",     "mod",      "primefloor"};
+  enum { kPrimeFloor = 5 };
   int fn = -1;
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < 6; ++i)
     if (strlen(functions[i]) == len && memcmp(functions[i], name, len) == 0)
       fn = i;
   if (fn < 0)
     return tileRtFail(TILE_RT_ERROR_PARSE,
                       "unknown function '%.*s' at column %d (expected "
-                      "ceildiv, floordiv, min, max or mod)",
+                      "ceildiv, floordiv, min, max, mod or primefloor)",
                       (int)len, name, column(p, name));
   ++p->pos; // '('
   int64_t a, b;
@@ -102,6 +124,12 @@ static tileRtStatus parseCall(Parser *p, const char *name, size_t len,
   if (s != TILE_RT_SUCCESS)
     return s;
   skipSpace(p);
+  if (fn == kPrimeFloor) {
+    if (*p->pos != ')')
+      return syntaxError(p, "expected ')' after the argument");
+    ++p->pos;
+    return primeFloor(p, name, a, out);
+  }
   if (*p->pos != ',')
     return syntaxError(p, "expected ',' between the two arguments");
   ++p->pos;

@@ -3,9 +3,9 @@
 // Evaluates each command-line argument with tileRtEvalExpr, binding
 // A.dim0 = 1000, A.dim1 = 33, n = -7 and big = INT64_MAX, and prints the
 // value or the error, so the RUN line below checks values, operator
-// precedence, rounding of ceildiv/floordiv and the sign of mod on negative
-// operands, and the errors (syntax, unknown names, division by zero,
-// overflow, nesting).
+// precedence, rounding of ceildiv/floordiv, the sign of mod on negative
+// operands, primefloor, and the errors (syntax, unknown names, division by
+// zero, overflow, nesting).
 //
 // clang-format off
 /*
@@ -18,7 +18,9 @@ RUN:   '  42  ' 'big' 'big + 1' '-big - 2' 'big * 2' 'ceildiv(1, 0)' \
 RUN:   'floordiv(A.dim0, A.dim1 - 33)' 'x + 1' 'A.dim2' 'foo(1, 2)' \
 RUN:   'ceildiv(1)' '1 +' '(1' '1 2' '3a' '' '99999999999999999999' \
 RUN:   '((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))' \
-RUN:   '1 / 2' | FileCheck %s
+RUN:   '1 / 2' 'primefloor(132)' 'primefloor(131)' 'primefloor(264)' \
+RUN:   'primefloor(A.dim0)' 'primefloor(2)' 'primefloor(1)' 'primefloor(0)' \
+RUN:   'primefloor(big)' 'primefloor(1, 2)' | FileCheck %s
 */
 //
 // CHECK: '1 + 2 * 3' = 7
@@ -45,7 +47,7 @@ RUN:   '1 / 2' | FileCheck %s
 // CHECK: 'floordiv(A.dim0, A.dim1 - 33)': error: division by zero at column 1
 // CHECK: 'x + 1': error: unknown name 'x' at column 1
 // CHECK: 'A.dim2': error: unknown name 'A.dim2' at column 1
-// CHECK: 'foo(1, 2)': error: unknown function 'foo' at column 1 (expected ceildiv, floordiv, min, max or mod)
+// CHECK: 'foo(1, 2)': error: unknown function 'foo' at column 1 (expected ceildiv, floordiv, min, max, mod or primefloor)
 // CHECK: 'ceildiv(1)': error: expected ',' between the two arguments at column 10, found ')'
 // CHECK: '1 +': error: expected an integer, a name or '(' at end of expression
 // CHECK: '(1': error: expected ')' at end of expression
@@ -55,6 +57,15 @@ RUN:   '1 / 2' | FileCheck %s
 // CHECK: '99999999999999999999': error: integer literal out of range at column 1
 // CHECK: '(((({{.*}}': error: expression nests too deeply
 // CHECK: '1 / 2': error: expected an operator at column 3, found '/'
+// CHECK: 'primefloor(132)' = 131
+// CHECK: 'primefloor(131)' = 131
+// CHECK: 'primefloor(264)' = 263
+// CHECK: 'primefloor(A.dim0)' = 997
+// CHECK: 'primefloor(2)' = 2
+// CHECK: 'primefloor(1)' = 1
+// CHECK: 'primefloor(0)' = 0
+// CHECK: 'primefloor(big)': error: primefloor of more than 2^31-1 at column 1
+// CHECK: 'primefloor(1, 2)': error: expected ')' after the argument at column 13, found ','
 //
 // clang-format on
 //===----------------------------------------------------------------------===//

@@ -7,7 +7,8 @@
 // 233472 bytes of shared memory, 1024 bytes reserved per block, at most 32
 // blocks each; 304 compute units of 2048 threads and 64 KiB of LDS), this
 // checks tileRtFunctionResidentBlocks, the grids tileRtKernelEvalGrid
-// evaluates and the launches take, and the errors: a grid that reads
+// evaluates (primefloor(resident_blocks) among them) and the launches
+// take, and the errors: a grid that reads
 // resident_blocks without a device, a block that does not fit, the name
 // reserved against parameters and kept out of variant rules. The
 // manifests are written to the directory argv[1].
@@ -30,6 +31,8 @@ CHECK-NEXT: n = 1000000: grid 1056 1 1
 CHECK-NEXT: n = 0: grid 0 1 1
 CHECK-NEXT: launched n = 1000000: grid 1056 1 1, block 256 1 1
 CHECK-NEXT: shared 230400, n = 1000000: grid 132 1 1
+CHECK-NEXT: prime, n = 1000000: grid 131 1 1
+CHECK-NEXT: prime, n = 25600: grid 100 1 1
 CHECK-NEXT: host kernel: TILE_RT_ERROR_INVALID_ARGUMENT: {{.*}}persistent.manifest: the grid reads resident_blocks, the blocks of its kernel the device holds at once, which only a kernel loaded on the device knows
 CHECK-NEXT: host kernel selects: nop
 CHECK-NEXT: manifest grid: TILE_RT_ERROR_INVALID_ARGUMENT: {{.*}}persistent.manifest: the grid reads resident_blocks, the blocks of its kernel the device holds at once, which only a kernel loaded on the device knows
@@ -152,6 +155,16 @@ int main(int argc, char **argv) {
             "grid x min(ceildiv(n, 256), resident_blocks)\n");
   kernel = loadKernel(dir, "shared.manifest");
   grid(kernel, args, 1000000, "shared 230400, n = 1000000");
+  tileRtKernelDestroy(kernel);
+
+  // `persistent(blocks = prime)`: the largest prime not above the count.
+  writeFile(dir, "prime.manifest",
+            "tile-launch-manifest 1\nkernel nop\nbinary k.ptx ptx\n"
+            "param n i32\nblock 384\nshared 230400\n"
+            "grid x min(ceildiv(n, 256), primefloor(resident_blocks))\n");
+  kernel = loadKernel(dir, "prime.manifest");
+  grid(kernel, args, 1000000, "prime, n = 1000000");
+  grid(kernel, args, 256 * 100, "prime, n = 25600");
   tileRtKernelDestroy(kernel);
 
   // Without the device the count is unknown: the grid cannot be evaluated,

@@ -380,7 +380,8 @@ typedef int (*tileRtExprLookup)(void *context, const char *name, size_t len,
 
 /// Evaluates the integer expression `expr` (non-null): decimal literals,
 /// names resolved by `lookup`, unary -, + - * and parentheses, and the
-/// calls ceildiv floordiv min max (two arguments each), in 64-bit signed
+/// calls ceildiv floordiv min max mod (two arguments each) and primefloor
+/// (one: the largest prime not above it, at most 2^31-1), in 64-bit signed
 /// arithmetic. Overflow, division by zero and malformed input are errors
 /// (TILE_RT_ERROR_PARSE / TILE_RT_ERROR_INVALID_ARGUMENT) naming the column.
 tileRtStatus tileRtEvalExpr(const char *expr, tileRtExprLookup lookup,
