@@ -42,6 +42,12 @@ static_assert(MLIR_TILE_RASTER_ORDER_ROW ==
                   MLIR_TILE_RASTER_ORDER_COLUMN ==
                       static_cast<int>(RasterOrder::column),
               "MlirTileRasterOrder out of sync with tile::RasterOrder");
+static_assert(MLIR_TILE_PERSISTENT_BLOCKS_RESIDENT ==
+                      static_cast<int>(PersistentBlocks::resident) &&
+                  MLIR_TILE_PERSISTENT_BLOCKS_PRIME ==
+                      static_cast<int>(PersistentBlocks::prime),
+              "MlirTilePersistentBlocks out of sync with "
+              "tile::PersistentBlocks");
 static_assert(MLIR_TILE_MEMORY_SPACE_GLOBAL ==
                       static_cast<int>(MemorySpace::Global) &&
                   MLIR_TILE_MEMORY_SPACE_SHARED ==
@@ -476,6 +482,13 @@ int64_t mlirTileKernelOpGetPersistentChunk(MlirOperation op) {
   if (!kernel)
     return 0;
   return static_cast<int64_t>(kernel.getPersistentChunk().value_or(0));
+}
+
+MlirTilePersistentBlocks mlirTileKernelOpGetPersistentBlocks(MlirOperation op) {
+  KernelOp kernel = dynCastOp<KernelOp>(op);
+  if (!kernel || !kernel.getPersistentBlocks())
+    return MLIR_TILE_PERSISTENT_BLOCKS_NONE;
+  return static_cast<MlirTilePersistentBlocks>(*kernel.getPersistentBlocks());
 }
 
 intptr_t mlirTileKernelOpGetNumClusterDims(MlirOperation op) {

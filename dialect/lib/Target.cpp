@@ -668,13 +668,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == ProducerThreadsAttrHelper::getNameStr())
     return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == ResidentBlocksAttrHelper::getNameStr())
+    return expect(isa<UnitAttr, PersistentBlocksAttr>(value),
+                  "a unit attribute or a #tile<persistent_blocks ...>");
   if (name == TensorMapArgsAttrHelper::getNameStr())
     return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");
   if (name == LoweredAttrHelper::getNameStr() ||
       name == TurnAttrHelper::getNameStr() ||
       name == PersistentAttrHelper::getNameStr() ||
       name == TilesAttrHelper::getNameStr() ||
-      name == ResidentBlocksAttrHelper::getNameStr() ||
       name == DependentLaunchAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitError() << "unknown tile attribute '" << name

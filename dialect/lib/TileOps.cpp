@@ -279,7 +279,8 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
 }
 
 // blocks(%bx, ...) in (%gx, ...) threads(N) [rasterize(panel = P,
-// order = row)] [persistent(chunk = N)] [cluster(x, ...)]
+// order = row)] [persistent(chunk = N, blocks = resident|prime)]
+// [cluster(x, ...)]
 // [attributes {...}] region
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
@@ -338,16 +339,45 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
   }
   if (succeeded(parser.parseOptionalKeyword("persistent"))) {
-    int64_t chunk = 0;
-    SMLoc chunkLoc;
-    if (parser.parseLParen() || parser.parseKeyword("chunk") ||
-        parser.parseEqual() || parser.getCurrentLocation(&chunkLoc) ||
-        parser.parseInteger(chunk) || parser.parseRParen())
+    if (parser.parseLParen())
       return failure();
-    if (chunk < 1)
-      return parser.emitError(chunkLoc)
-             << "expected a positive persistent chunk, got " << chunk;
-    result.addAttribute("persistent_chunk", builder.getI64IntegerAttr(chunk));
+    do {
+      SMLoc keyLoc = parser.getCurrentLocation(), valueLoc;
+      StringRef key;
+      if (parser.parseOptionalKeyword(&key, {"chunk", "blocks"}))
+        return parser.emitError(keyLoc, "expected 'chunk' or 'blocks' in the "
+                                        "persistent clause");
+      if (parser.parseEqual() || parser.getCurrentLocation(&valueLoc))
+        return failure();
+      StringRef attrName =
+          key == "chunk" ? "persistent_chunk" : "persistent_blocks";
+      if (result.attributes.get(attrName))
+        return parser.emitError(keyLoc)
+               << "'" << key << "' given twice in the persistent clause";
+      if (key == "chunk") {
+        int64_t chunk = 0;
+        if (parser.parseInteger(chunk))
+          return failure();
+        if (chunk < 1)
+          return parser.emitError(valueLoc)
+                 << "expected a positive persistent chunk, got " << chunk;
+        result.addAttribute(attrName, builder.getI64IntegerAttr(chunk));
+        continue;
+      }
+      StringRef blocksName;
+      if (parser.parseKeyword(&blocksName))
+        return failure();
+      std::optional<PersistentBlocks> blocks =
+          symbolizePersistentBlocks(blocksName);
+      if (!blocks)
+        return parser.emitError(valueLoc)
+               << "expected persistent blocks 'resident' or 'prime', got '"
+               << blocksName << "'";
+      result.addAttribute(
+          attrName, PersistentBlocksAttr::get(builder.getContext(), *blocks));
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRParen())
+      return failure();
   }
   if (succeeded(parser.parseOptionalKeyword("cluster"))) {
     SmallVector<int64_t> dims;
@@ -377,8 +407,16 @@ void KernelOp::print(OpAsmPrinter &p) {
       p << ", order = " << stringifyRasterOrder(*order);
     p << ")";
   }
-  if (auto chunk = getPersistentChunk())
-    p << " persistent(chunk = " << *chunk << ")";
+  std::optional<uint64_t> chunk = getPersistentChunk();
+  std::optional<PersistentBlocks> blocks = getPersistentBlocks();
+  if (chunk || blocks) {
+    p << " persistent(";
+    if (chunk)
+      p << "chunk = " << *chunk << (blocks ? ", " : "");
+    if (blocks)
+      p << "blocks = " << stringifyPersistentBlocks(*blocks);
+    p << ")";
+  }
   if (auto cluster = getCluster()) {
     p << " cluster(";
     llvm::interleaveComma(*cluster, p);
@@ -388,7 +426,7 @@ void KernelOp::print(OpAsmPrinter &p) {
       (*this)->getAttrs(),
       {getThreadsAttrName(), getRasterizePanelAttrName(),
        getRasterizeOrderAttrName(), getPersistentChunkAttrName(),
-       getClusterAttrName()});
+       getPersistentBlocksAttrName(), getClusterAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }

@@ -67,7 +67,8 @@ static const char *const kModule =
     "  %c64 = arith.constant 64 : index\n"
     "  %zero = arith.constant 0.0 : f32\n"
     "  tile.kernel blocks(%bx, %by) in (%n, %c1) threads(256)\n"
-    "      rasterize(panel = 4, order = column) persistent(chunk = 2)\n"
+    "      rasterize(panel = 4, order = column)\n"
+    "      persistent(chunk = 2, blocks = prime)\n"
     "      cluster(2, 1, 1) {\n"
     "    %Xs = tile.alloc {layout = #tile.layout<(d0, d1) -> (d0 * 72 + d1)>}\n"
     "        : memref<64x64xf32, #gpu.address_space<workgroup>>\n"
@@ -140,11 +141,12 @@ static MlirWalkResult describeOp(MlirOperation op, void *userData) {
     ++*numKernels;
     fprintf(stderr,
             "kernel threads=%" PRId64 " grid_dims=%" PRIdPTR " panel=%" PRId64
-            " order=%d chunk=%" PRId64 " cluster_dims=%" PRIdPTR "\n",
+            " order=%d chunk=%" PRId64 " blocks=%d cluster_dims=%" PRIdPTR "\n",
             mlirTileKernelOpGetThreads(op), mlirTileKernelOpGetNumGridDims(op),
             mlirTileKernelOpGetRasterizePanel(op),
             (int)mlirTileKernelOpGetRasterizeOrder(op),
             mlirTileKernelOpGetPersistentChunk(op),
+            (int)mlirTileKernelOpGetPersistentBlocks(op),
             mlirTileKernelOpGetNumClusterDims(op));
     for (intptr_t i = 0; i < mlirTileKernelOpGetNumGridDims(op); ++i) {
       MlirValue size = mlirTileKernelOpGetGridSize(op, i);
@@ -297,12 +299,12 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
   // CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} stages(3) {
   // CHECK: tile.gemm
   // CHECK: func.func @rowmax
-  // CHECK: rasterize(panel = 4, order = column) persistent(chunk = 2) cluster(2, 1, 1)
+  // CHECK: rasterize(panel = 4, order = column) persistent(chunk = 2, blocks = prime) cluster(2, 1, 1)
 
   int numKernels = 0;
   mlirOperationWalk(moduleOp, describeOp, &numKernels, MlirWalkPreOrder);
   fprintf(stderr, "kernels: %d\n", numKernels);
-  // CHECK:      kernel threads=128 grid_dims=2 panel=0 order=-1 chunk=0 cluster_dims=0
+  // CHECK:      kernel threads=128 grid_dims=2 panel=0 order=-1 chunk=0 blocks=-1 cluster_dims=0
   // CHECK-NEXT:   grid[0] size from arith.constant, block id is arg 0
   // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   body args=2
@@ -316,7 +318,7 @@ static void testParseVerifyPrintWalk(MlirContext ctx) {
   // CHECK-NEXT: gemm shared x shared -> fragment transpose_a=0 transpose_b=0 clear_accum=0 policy=square
   // CHECK-NEXT: copy fragment -> global coalesced_width=0 disable_tma=0
 
-  // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 chunk=2 cluster_dims=3
+  // CHECK-NEXT: kernel threads=256 grid_dims=2 panel=4 order=1 chunk=2 blocks=1 cluster_dims=3
   // CHECK-NEXT:   grid[0] size from <block arg>, block id is arg 0
   // CHECK-NEXT:   grid[1] size from arith.constant, block id is arg 1
   // CHECK-NEXT:   cluster[0] = 2
@@ -499,15 +501,16 @@ static void testWrongKind(MlirContext ctx) {
   fprintf(stderr,
           "kernel=%d threads=%" PRId64 " reduce=%d copy width=%" PRId64
           " alloc space=%s parallel dims=%" PRIdPTR " cluster=%" PRIdPTR
-          " order=%d\n",
+          " order=%d blocks=%d\n",
           mlirTileIsAKernelOp(func), mlirTileKernelOpGetThreads(func),
           (int)mlirTileReduceOpGetKind(func),
           mlirTileCopyOpGetCoalescedWidth(func),
           spaceName(mlirTileAllocOpGetMemorySpaceKind(func)),
           mlirTileParallelOpGetNumDims(func),
           mlirTileKernelOpGetNumClusterDims(func),
-          (int)mlirTileKernelOpGetRasterizeOrder(func));
-  // CHECK-NEXT: kernel=0 threads=-1 reduce=-1 copy width=0 alloc space=unsupported parallel dims=-1 cluster=0 order=-1
+          (int)mlirTileKernelOpGetRasterizeOrder(func),
+          (int)mlirTileKernelOpGetPersistentBlocks(func));
+  // CHECK-NEXT: kernel=0 threads=-1 reduce=-1 copy width=0 alloc space=unsupported parallel dims=-1 cluster=0 order=-1 blocks=-1
   mlirModuleDestroy(module);
 }
 

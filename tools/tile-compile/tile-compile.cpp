@@ -288,10 +288,16 @@ static FailureOr<std::string>
 toExpression(Value value, Operation *user,
              llvm::SetVector<BlockArgument> &usedArgs) {
   // The blocks of a persistent kernel the device holds at once, which the
-  // runtime knows at launch.
+  // runtime knows at launch, or the largest prime not above them.
   if (Operation *def = value.getDefiningOp();
-      def && def->hasAttr(tile::kResidentBlocksAttr))
-    return std::string("resident_blocks");
+      def && def->hasAttr(tile::kResidentBlocksAttr)) {
+    auto blocks = dyn_cast<tile::PersistentBlocksAttr>(
+        def->getAttr(tile::kResidentBlocksAttr));
+    return std::string(blocks && blocks.getValue() ==
+                                     tile::PersistentBlocks::prime
+                           ? "primefloor(resident_blocks)"
+                           : "resident_blocks");
+  }
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return std::to_string(constant.getSExtValue());

@@ -122,14 +122,20 @@ mlir::tile::convertKernelToLaunch(RewriterBase &rewriter, KernelOp kernel,
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value, 3> grid(kernel.getGrid());
   // A persistent kernel walks its tiles itself: as many blocks as there are
-  // tiles or as the device holds at once, whichever is fewer.
+  // tiles or as the device holds at once (or the largest prime not above
+  // that), whichever is fewer.
   if (kernel->hasAttr(kPersistentAttr)) {
     Value tiles = grid.front();
     for (Value extent : ArrayRef(grid).drop_front())
       tiles = arith::MulIOp::create(rewriter, loc, tiles, extent);
     auto resident = arith::ConstantIndexOp::create(
         rewriter, loc, std::numeric_limits<int32_t>::max());
-    resident->setAttr(kResidentBlocksAttr, rewriter.getUnitAttr());
+    // With `blocks = prime`, the largest prime not above that count.
+    Attribute count = rewriter.getUnitAttr();
+    if (kernel.getPersistentBlocks() == PersistentBlocks::prime)
+      count = PersistentBlocksAttr::get(rewriter.getContext(),
+                                        PersistentBlocks::prime);
+    resident->setAttr(kResidentBlocksAttr, count);
     grid.assign({arith::MinUIOp::create(rewriter, loc, tiles, resident)});
   }
   grid.resize(3, one);

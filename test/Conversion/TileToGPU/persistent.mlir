@@ -41,3 +41,18 @@ func.func @fill(%out: memref<?x?xi32>) {
   }
   return
 }
+
+// With `blocks = prime` the constant stands for the largest prime not
+// above the resident blocks (tile-compile: `primefloor(resident_blocks)`).
+// CHECK-LABEL: func.func @prime
+// CHECK: %[[PRIME:.+]] = arith.constant {tile.resident_blocks = #tile<persistent_blocks prime>} 2147483647 : index
+// CHECK-NEXT: arith.minui %{{.+}}, %[[PRIME]] : index
+func.func @prime(%out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %out, %c0 : memref<?xi32>
+  tile.kernel blocks(%bx) in (%n) threads(32) persistent(chunk = 2, blocks = prime) {
+    %v = arith.constant 7 : i32
+    memref.store %v, %out[%bx] : memref<?xi32>
+  }
+  return
+}

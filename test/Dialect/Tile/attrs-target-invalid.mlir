@@ -109,6 +109,11 @@ func.func private @f() attributes {tile.consumers = 1 : i64}
 
 // -----
 
+// expected-error @+1 {{'tile.resident_blocks' must be a unit attribute or a #tile<persistent_blocks ...>, got "prime"}}
+func.func private @f() attributes {tile.resident_blocks = "prime"}
+
+// -----
+
 // expected-error @+1 {{'tile.producer_threads' must be an integer, got "128"}}
 func.func private @f() attributes {tile.producer_threads = "128"}
 

@@ -261,6 +261,33 @@ func.func @kernel_persistent_chunk(%n: index) {
 
 // -----
 
+func.func @kernel_persistent_blocks(%n: index) {
+  // expected-error @+1 {{expected persistent blocks 'resident' or 'prime', got 'all'}}
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(blocks = all) {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_persistent_twice(%n: index) {
+  // expected-error @+1 {{'chunk' given twice in the persistent clause}}
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 2, chunk = 4) {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_persistent_empty(%n: index) {
+  // expected-error @+1 {{expected 'chunk' or 'blocks' in the persistent clause}}
+  tile.kernel blocks(%x) in (%n) threads(128) persistent() {
+  }
+  return
+}
+
+// -----
+
 func.func @kernel_persistent_chunk_huge(%n: index) {
   // expected-error @+1 {{'tile.kernel' op expected a persistent chunk in [1, 2147483647], got 4294967296}}
   tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 4294967296) {

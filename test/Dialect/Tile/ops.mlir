@@ -41,6 +41,12 @@ func.func @kernel_clauses(%n: index) {
   // CHECK: threads(128) persistent(chunk = 4) {
   tile.kernel blocks(%x) in (%n) threads(128) persistent(chunk = 4) {
   }
+  // CHECK: threads(128) persistent(chunk = 2, blocks = prime) {
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(blocks = prime, chunk = 2) {
+  }
+  // CHECK: threads(128) persistent(blocks = resident) {
+  tile.kernel blocks(%x) in (%n) threads(128) persistent(blocks = resident) {
+  }
   // CHECK: threads(64) cluster(4, 1, 1) {
   tile.kernel blocks(%x) in (%n) threads(64) cluster(4, 1, 1) {
   }

@@ -92,6 +92,18 @@ typedef enum MlirTileRasterOrder {
   MLIR_TILE_RASTER_ORDER_COLUMN = 1
 } MlirTileRasterOrder;
 
+/// The `blocks` entry of the `persistent` clause of a `tile.kernel`: how
+/// many blocks the kernel launches once made persistent.
+typedef enum MlirTilePersistentBlocks {
+  /// The clause has no `blocks` entry (the kernel launches every resident
+  /// block), or the operation is not a kernel.
+  MLIR_TILE_PERSISTENT_BLOCKS_NONE = -1,
+  /// Every block the device holds at once.
+  MLIR_TILE_PERSISTENT_BLOCKS_RESIDENT = 0,
+  /// The largest prime number of blocks not above the resident ones.
+  MLIR_TILE_PERSISTENT_BLOCKS_PRIME = 1
+} MlirTilePersistentBlocks;
+
 /// Returns the keyword of `kind` as written in the IR ("sum", "absmax"), or
 /// an empty string for MLIR_TILE_REDUCE_KIND_INVALID or an unknown value.
 /// The string is static and NUL-terminated; do not free it.
@@ -424,6 +436,12 @@ mlirTileKernelOpGetRasterizeOrder(MlirOperation op);
 /// block takes at a time); 0 when the kernel has none, or when `op` is not
 /// a kernel.
 MLIR_CAPI_EXPORTED int64_t mlirTileKernelOpGetPersistentChunk(MlirOperation op);
+
+/// Returns the `blocks` entry of the `persistent` clause;
+/// MLIR_TILE_PERSISTENT_BLOCKS_NONE when the kernel has none, or when `op`
+/// is not a kernel.
+MLIR_CAPI_EXPORTED MlirTilePersistentBlocks
+mlirTileKernelOpGetPersistentBlocks(MlirOperation op);
 
 /// Returns the number of dimensions of the `cluster` clause; 0 when the
 /// kernel has none, or when `op` is not a kernel.

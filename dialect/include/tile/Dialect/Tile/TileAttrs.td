@@ -51,6 +51,15 @@ def Tile_RasterOrder : I32EnumAttr<"RasterOrder",
 }
 def Tile_RasterOrderAttr : EnumAttr<Tile_Dialect, Tile_RasterOrder, "raster_order">;
 
+def Tile_PersistentBlocks : I32EnumAttr<"PersistentBlocks",
+    "how many blocks a persistent kernel launches", [
+    I32EnumAttrCase<"resident", 0>, I32EnumAttrCase<"prime", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_PersistentBlocksAttr
+    : EnumAttr<Tile_Dialect, Tile_PersistentBlocks, "persistent_blocks">;
+
 //===----------------------------------------------------------------------===//
 // Memory space and layouts
 //===----------------------------------------------------------------------===//

@@ -60,7 +60,9 @@ def Tile_Dialect : Dialect {
   //   walks its tiles;
   // - `resident_blocks`: on the host's index constant that stands for the
   //   number of blocks of a persistent kernel the device holds at once,
-  //   which the runtime evaluates at launch;
+  //   which the runtime evaluates at launch: a unit attribute, or
+  //   `#tile<persistent_blocks prime>` for the largest prime not above
+  //   that number (the kernel's `persistent(blocks = prime)`);
   // - `dependent_launch`: on the griddepcontrol.wait by which a kernel
   //   waits for the grid before it in the stream before it first touches a
   //   `tile.zero_init` argument, so the runtime may launch it while that
@@ -76,7 +78,7 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$turn,
     "::mlir::UnitAttr":$persistent,
     "::mlir::UnitAttr":$tiles,
-    "::mlir::UnitAttr":$resident_blocks,
+    "::mlir::Attribute":$resident_blocks,
     "::mlir::UnitAttr":$dependent_launch
   );
   let hasOperationAttrVerify = 1;

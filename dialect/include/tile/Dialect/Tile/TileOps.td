@@ -42,9 +42,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     - `rasterize(panel = P, order = row|column)`: TileLang's `use_swizzle`;
       block indices are remapped so that consecutive blocks walk panels of
       `P` blocks, improving L2 reuse. The order defaults to `row`.
-    - `persistent(chunk = N)`: where the kernel is made persistent (one
-      block per resident slot walking the grid's tiles, `tile-compile
-      --persistent`), each block takes `N` consecutive tiles of the launch
+    - `persistent(chunk = N, blocks = resident|prime)`: where the kernel
+      is made persistent (one block per resident slot walking the grid's
+      tiles, `tile-compile --persistent`), each block takes `N` consecutive tiles of the launch
       order at a time: its s-th tile is
       `(s / N) * gridDim.x * N + blockIdx.x * N + s % N`, where the
       default is `blockIdx.x + s * gridDim.x`. A grid of no more tiles
@@ -52,7 +52,17 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       up into equal work (causal attention's row blocks i and n - 1 - i,
       placed next to each other) balances its blocks with `N = 2`. A
       kernel that is not made persistent ignores the clause. N is at
-      most 2^31 - 1.
+      most 2^31 - 1. `blocks = prime` launches the largest prime number
+      of blocks not above the blocks the device holds at once (131 where
+      it holds 132) rather than all of them (`blocks = resident`, the
+      default): block b then takes the chunks b, b + G, b + 2G, ... of a
+      prime G, which meet every residue of any period shorter than G of
+      the chunks' work. Tiles of unequal work whose pattern repeats with
+      a period sharing a factor with the resident count (causal
+      attention with an odd number of row blocks, its pairs crossing from
+      one head into the next) would otherwise give some blocks only the
+      heavy chunks. Either entry may be left out:
+      `persistent(chunk = 2, blocks = prime)`, `persistent(blocks = prime)`.
     - `cluster(cx, cy, cz)`: thread-block cluster shape (sm_90): at most 16
       blocks; constant grid extents must be multiples of the cluster
       extents, and dimensions the grid lacks have cluster extent 1. Dynamic
@@ -69,7 +79,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     ```mlir
     tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(128)
-        rasterize(panel = 8, order = row) persistent(chunk = 2) {
+        rasterize(panel = 8, order = row)
+        persistent(chunk = 2, blocks = prime) {
       %acc = tile.alloc : memref<128x128xf32, #tile.fragment>
       tile.clear %acc : memref<128x128xf32, #tile.fragment>
     }
@@ -81,6 +92,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$rasterize_panel,
     OptionalAttr<Tile_RasterOrderAttr>:$rasterize_order,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$persistent_chunk,
+    OptionalAttr<Tile_PersistentBlocksAttr>:$persistent_blocks,
     OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
