@@ -141,7 +141,9 @@ def main():
                     help="any of paper, edges, d256 (speed shapes of "
                          "head dim 256), models (head dim 64, GQA, "
                          "ragged) and random (16 drawn with a fixed seed: "
-                         "shapes.random_flash()), comma-separated")
+                         "shapes.random_flash()), comma-separated; an "
+                         "item B:HQ:HKV:SQ:SKV:D:CAUSAL (CAUSAL 0 or 1) "
+                         "adds that shape")
     ap.add_argument("--dims", default="64,128,256",
                     help="head dims whose variants exist (the correctness "
                          "cases of other dims are skipped)")
@@ -314,6 +316,8 @@ def main():
     speed = [x for group, shapes in groups
              if group in args.shapes.split(",") for x in shapes
              if x[6] in dims]
+    speed += [shapes.parse_flash(item) for item in args.shapes.split(",")
+              if ":" in item]
     if speed and not args.small:
         print("### Speed (TFLOP/s)\n")
         print("GQA shapes: torch with `enable_gqa=True`, and with K and V "

@@ -79,6 +79,17 @@ def random_gemm(count=30, seed=2026112801):
     return drawn
 
 
+def parse_flash(text):
+    """The FlashAttention shape of `text`, B:HQ:HKV:SQ:SKV:D:CAUSAL (CAUSAL
+    0 or 1), as random_flash() gives them, named after its fields."""
+    fields = text.split(":")
+    if len(fields) != 7 or not all(f.isdigit() for f in fields) \
+            or fields[6] not in ("0", "1"):
+        raise ValueError(f"expected B:HQ:HKV:SQ:SKV:D:CAUSAL, got '{text}'")
+    b, hq, hkv, sq, skv, d, causal = (int(f) for f in fields)
+    return (text, b, hq, hkv, sq, skv, d, causal == 1)
+
+
 def random_flash(count=16, seed=2026112901):
     """`count` FlashAttention shapes drawn with `seed`, each (name, batch,
     heads_q, heads_kv, seq_q, seq_kv, dim, causal): heads_q of 8 to 64,

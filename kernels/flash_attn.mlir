@@ -53,6 +53,15 @@
 //            launched folded, the heaviest next to the lightest (i and
 //            n - 1 - i), so that every pair holds the same number of key
 //            blocks and the blocks' static shares of the grid are even
+//   BLOCKS   how many blocks a persistent kernel launches (the persistent
+//            clause): `resident`, all the device holds, or `prime`, the
+//            largest prime not above that (131 of 132). With an odd
+//            number of row blocks n, causal pairs cross from one head into
+//            the next and their work repeats every n pairs; where n shares
+//            a factor with the block count (11 and 132) a block would draw
+//            the same pairs every round. A prime count meets every phase
+//            of any shorter period. Causal kernels take `prime`
+//            (docs/FlashAttention.md, "Persistent blocks, a prime number")
 // On sm_90a the kernel is built with 32-bit indices (the tile.options
 // line): Q, K, O and LSE must each have fewer than 2^31 elements, which
 // the runtime checks at launch; a build with --index-bitwidth 64 lifts it.
@@ -79,14 +88,14 @@
 // tile.params(sm_90a CAUSAL=true): PANEL=8
 // tile.params(sm_90a D=128): PERSISTENT=true
 // tile.params(sm_90a D=64): PERSISTENT=true
-// tile.params(CAUSAL=true PERSISTENT=true): PANEL=1 CHUNK=2
+// tile.params(CAUSAL=true PERSISTENT=true): PANEL=1 CHUNK=2 BLOCKS=prime
 // tile.options(sm_90a): persistent=${PERSISTENT} index-bitwidth=32 fast-math=true
 // tile.options(sm_80): fast-math=true
 // tile.options(gfx942): fast-math=true
 // tile.options(gfx90a): fast-math=true
 // tile.params: D=128 BM=128 BN=64 STAGES=2 THREADS=256 T=f16 CAUSAL=false
 // tile.params: ORDER=0,1,2,3,4,5,6,7,8,9,10,11 STAGE=0,0,1,1,1,1,1,1,1,1,1,1 PANEL=1
-// tile.params: PERSISTENT=false CHUNK=1
+// tile.params: PERSISTENT=false CHUNK=1 BLOCKS=resident
 func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
                       %V: memref<?x?x?x${D}x${T}>, %O: memref<?x?x?x${D}x${T}>,
                       %LSE: memref<?x?x?xf32>, %scale: f32) {
@@ -107,7 +116,7 @@ func.func @flash_attn(%Q: memref<?x?x?x${D}x${T}>, %K: memref<?x?x?x${D}x${T}>,
   %gx = arith.ceildivui %sq, %bm : index
   %gy = arith.muli %batch, %hq : index
   tile.kernel blocks(%bx, %bh) in (%gx, %gy) threads(${THREADS})
-      rasterize(panel = ${PANEL}, order = row) persistent(chunk = ${CHUNK}) {
+      rasterize(panel = ${PANEL}, order = row) persistent(chunk = ${CHUNK}, blocks = ${BLOCKS}) {
     // scale · log2(e): the exponent of exp2 is s · c - m · c, one FMA.
     %c = arith.mulf %scale, %log2e : f32
     %Qs = tile.alloc : memref<${BM}x${D}x${T}, #gpu.address_space<workgroup>>

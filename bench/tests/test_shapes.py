@@ -38,6 +38,15 @@ class ShapesTest(unittest.TestCase):
             self.assertTrue(256 <= min(sq, skv) and max(sq, skv) <= 8192)
         self.assertTrue(any(sq != skv for _, _, _, _, sq, skv, _, _ in drawn))
 
+    def test_parse_flash(self):
+        self.assertEqual(shapes.parse_flash("16:40:5:1328:1328:128:1"),
+                         ("16:40:5:1328:1328:128:1", 16, 40, 5, 1328, 1328,
+                          128, True))
+        for bad in ("16:40:5:1328:1328:128", "16:40:5:1328:1328:128:2",
+                    "16:x:5:1328:1328:128:0"):
+            with self.assertRaises(ValueError):
+                shapes.parse_flash(bad)
+
     def test_wide_have_few_tiles(self):
         # More than 1024 rows, and 48 to 480 tiles of 128 x 256.
         self.assertEqual(len(shapes.WIDE_GEMM), 29)
