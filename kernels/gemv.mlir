@@ -49,6 +49,10 @@
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 VE=8 BN=8 BK=512 BM=1 SPLIT=4 AT=f16 OT=f16
 // tile.params(sm_90a BM=1 AT=f16): BN=4 BK=1024
+// K steps of 1024 leave half a step where K is an odd multiple of 512
+// (3584, 18944): kernels/gemv_tuned.txt takes steps of 512 there
+// (tile-compile --dispatch, over the sizes below).
+// tile.dispatch: M=arg0.dim0 N=arg1.dim0 K=arg0.dim1
 
 // W tile: row n on thread group n / RW (RW = BN / GROUPS rows per group),
 // chunk c = k / VE of the row on thread c mod KT of the group.
