@@ -88,6 +88,20 @@ static void grid(const tileRtKernel *kernel, tileRtArgValue *args, int64_t n,
   printf("%s: grid %u %u %u\n", what, g[0], g[1], g[2]);
 }
 
+/// Writes and loads manifest `name` in `dir`: blocks of 384 threads with
+/// 230400 bytes of shared memory, launched min(ceildiv(n, 256), `count`).
+static tileRtKernel *sharedKernel(const char *dir, const char *name,
+                                  const char *count) {
+  char text[512];
+  snprintf(text, sizeof(text),
+           "tile-launch-manifest 1\nkernel nop\nbinary k.ptx ptx\n"
+           "param n i32\nblock 384\nshared 230400\n"
+           "grid x min(ceildiv(n, 256), %s)\n",
+           count);
+  writeFile(dir, name, text);
+  return loadKernel(dir, name);
+}
+
 static const char persistent[] =
     "tile-launch-manifest 1\n"
     "kernel nop\n"
@@ -149,20 +163,12 @@ int main(int argc, char **argv) {
   tileRtKernelDestroy(kernel);
 
   // The block's dynamic shared memory takes part.
-  writeFile(dir, "shared.manifest",
-            "tile-launch-manifest 1\nkernel nop\nbinary k.ptx ptx\n"
-            "param n i32\nblock 384\nshared 230400\n"
-            "grid x min(ceildiv(n, 256), resident_blocks)\n");
-  kernel = loadKernel(dir, "shared.manifest");
+  kernel = sharedKernel(dir, "shared.manifest", "resident_blocks");
   grid(kernel, args, 1000000, "shared 230400, n = 1000000");
   tileRtKernelDestroy(kernel);
 
   // `persistent(blocks = prime)`: the largest prime not above the count.
-  writeFile(dir, "prime.manifest",
-            "tile-launch-manifest 1\nkernel nop\nbinary k.ptx ptx\n"
-            "param n i32\nblock 384\nshared 230400\n"
-            "grid x min(ceildiv(n, 256), primefloor(resident_blocks))\n");
-  kernel = loadKernel(dir, "prime.manifest");
+  kernel = sharedKernel(dir, "prime.manifest", "primefloor(resident_blocks)");
   grid(kernel, args, 1000000, "prime, n = 1000000");
   grid(kernel, args, 256 * 100, "prime, n = 25600");
   tileRtKernelDestroy(kernel);
