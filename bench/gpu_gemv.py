@@ -140,12 +140,13 @@ def w4_tolerance(x, wdq, ct, ot, partials=1):
     return rtol, atol + 4 * 2.0 ** -11 * math.sqrt(steps + 3) * t
 
 
-def w4_operands(m, n, k, g, at, symmetric, gen):
+def w4_operands(m, n, k, g, at, symmetric, gen, pad=True):
     """W4A16 operands on the GPU, drawn from the torch generator `gen`:
     X (m x K, uniform in [-1, 1), no zeros), 4-bit weights uniform over
     0..15 packed by w4pack, scales in [1, 2) / 16 and zero points over
-    0..15 (None when symmetric) per group of g, and the dequantized matrix,
-    all in the activation type `at`."""
+    0..15 (None when symmetric) per group of g, their rows padded to 16
+    bytes as w4pack.quantize returns them (unless `pad` is false), and the
+    dequantized matrix, all in the activation type `at`."""
     import torch
     import w4pack
     from harness import nonzero_rand
@@ -160,6 +161,8 @@ def w4_operands(m, n, k, g, at, symmetric, gen):
         0, 16, (n, groups), device="cuda", generator=gen).to(dt)
     packed = w4pack.pack(q)
     wdq = w4pack.dequantize(q, s, z, g, dtype=dt)
+    if pad:
+        s, z = w4pack.pad_groups(s), w4pack.pad_groups(z)
     return x, packed, s, z, wdq
 
 
@@ -403,8 +406,11 @@ def run(args):
                             failed += 1
                             rows.append(label + ["MISSING", "-", "-", "-"])
                             continue
+                        # The ragged shapes check scales and zeros of
+                        # unpadded rows too.
                         x, packed, s, z, wdq = w4_operands(
-                            m, n, k, g, at, symmetric, gen)
+                            m, n, k, g, at, symmetric, gen,
+                            pad=name != "ragged")
                         y = torch.empty(m, n, dtype=dtypes[at], device="cuda")
                         ref = (x.float() @ wdq.float().t()).to(dtypes[at])
                         # gemv_w4a16_mma adds into Y (K split across

@@ -56,6 +56,15 @@ class PackRowsTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             w4pack.pack_rows([[0, -1]])
 
+    def test_pad_groups(self):
+        # Rows of 16-bit scales padded to 16 bytes; None stays None.
+        rows = [[1, 2, 3], [4, 5, 6]]
+        padded = w4pack.pad_groups(rows)
+        self.assertEqual(padded, [[1, 2, 3, 0, 0, 0, 0, 0],
+                                  [4, 5, 6, 0, 0, 0, 0, 0]])
+        self.assertEqual(w4pack.pad_groups([[0] * 8]), [[0] * 8])
+        self.assertIsNone(w4pack.pad_groups(None))
+
     def test_quantize_error_bound(self):
         rng = random.Random(7)
         for symmetric in (False, True):
@@ -93,9 +102,16 @@ class PackTorchTest(unittest.TestCase):
         w = torch.rand(3, 200, generator=g) * 2 - 1
         for symmetric in (False, True):
             q, s, z = w4pack.quantize(w, 64, symmetric, dtype=torch.float32)
+            # 200 columns are 4 groups of 64, padded to 8 columns.
+            self.assertEqual(tuple(s.shape), (3, 8))
+            self.assertTrue(bool((s[:, 4:] == 0).all()))
             d = w4pack.dequantize(q, s, z, 64, dtype=torch.float32)
             ref = w4pack.dequantize_rows(
                 q.tolist(), s.tolist(), None if z is None else z.tolist(), 64)
+            # Unpadded, the same scales.
+            _, s0, _ = w4pack.quantize(w, 64, symmetric, dtype=torch.float32,
+                                       pad=False)
+            self.assertTrue(torch.equal(s0, s[:, :4]))
             self.assertTrue(torch.allclose(d, torch.tensor(ref), atol=1e-6))
             self.assertLess(float((d - w).abs().max()), float(s.max()) + 1e-6)
 
