@@ -2,9 +2,10 @@
 // f16 or bf16 (M small), 4-bit weights packed eight per 32-bit word in P
 // (N x ceil(K / 8) i32; word c of a row holds weights 8c + 2i in bits
 // 4i..4i+3 and 8c + 2i + 1 in bits 16+4i..16+4i+3, i = 0..3), one scale per
-// group of G consecutive weights of a row in S (N x ceil(K / G), the type of
-// X) and, for `gemv_w4a16`, one zero point per group in Z (same shape and
-// type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
+// group of G consecutive weights of a row in S (N x at least ceil(K / G),
+// the type of X; rows of a multiple of 8 groups, as bench/w4pack.py pads
+// them, load 16 bytes at a time) and, for `gemv_w4a16`, one zero point per
+// group in Z (same shape and type); `gemv_w4a16_sym` takes no Z and subtracts 8. Weight (n, k) is
 // (q - z) * s; products accumulate in CT.
 // docs/Quantized.md describes the layout; bench/w4pack.py packs it.
 //
