@@ -27,10 +27,10 @@
 // of 16 bytes (a column count not a multiple of 8, which bench/w4pack.py
 // pads away), the runtime runs the cp.async build instead. The BN x BM
 // accumulator is stored transposed into a BM x BN tile in shared memory
-// and copied out row by row of Y. The tile's rows are BNP elements apart: with 128 halves (256 bytes) a row, the four
-// accumulator column pairs of a warp's store land in one bank, a 4-way
-// conflict on each of its 2-byte stores; with 136 no two of them share
-// a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows and
+// and copied out row by row of Y. The tile's rows are BNP elements apart:
+// with 128 halves (256 bytes) a row, the four accumulator column pairs of
+// a warp's store land in one bank, a 4-way conflict on each of its 2-byte
+// stores; with 136 no two of them share a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows and
 // clusters along N").
 //
 // Parameters (tile-compile -D NAME=VALUE):
