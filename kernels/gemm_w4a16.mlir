@@ -30,8 +30,8 @@
 // and copied out row by row of Y. The tile's rows are BNP elements apart:
 // with 128 halves (256 bytes) a row, the four accumulator column pairs of
 // a warp's store land in one bank, a 4-way conflict on each of its 2-byte
-// stores; with 136 no two of them share a bank (bench/RESULTS.md, "W4A16 GEMM: padded epilogue rows and
-// clusters along N").
+// stores; with 136 no two of them share a bank (bench/RESULTS.md, "W4A16
+// GEMM: padded epilogue rows and clusters along N").
 //
 // Parameters (tile-compile -D NAME=VALUE):
 //   BN          rows of P (columns of Y) per block: 64 per warpgroup on
