@@ -1,4 +1,5 @@
-# Times the W4A16 GEMV (m = 1) with scales/zeros stored contiguous against
+# Times the W4A16 GEMV (m = 1) with scales/zeros in rows of ceil(K / G)
+# (run as .dev/w4/pad.py DIR, PYTHONPATH=python:bench) against
 # the same values in rows padded to 16 bytes (views of a wider tensor).
 import os, sys
 sys.path.insert(0, "bench")
@@ -12,7 +13,7 @@ zk = tile.load(os.path.join(root, "gemv_w4a16-f16-g128", "gemv_w4a16_kernel.mani
 sk = tile.load(os.path.join(root, "gemv_w4a16-f16-g128", "gemv_w4a16_sym_kernel.manifest"))
 for n, k in [(4368, 10248), (4368, 10240), (984, 20047), (984, 19968), (31471, 513), (10799, 3121), (3584, 18944), (18944, 3584)]:
     for sym in (False, True):
-        x, packed, s, z, wdq = w4_operands(1, n, k, 128, "f16", sym, gen)
+        x, packed, s, z, wdq = w4_operands(1, n, k, 128, "f16", sym, gen, pad=False)
         groups = s.shape[1]
         wide = (groups + 7) // 8 * 8
         sp = torch.zeros(n, wide, dtype=s.dtype, device="cuda"); sp[:, :groups] = s; sv = sp
