@@ -1,6 +1,8 @@
 # Times the W4A16 GEMV (m = 1) with scales/zeros in rows of ceil(K / G)
-# (run as .dev/w4/pad.py DIR, PYTHONPATH=python:bench) against
-# the same values in rows padded to 16 bytes (views of a wider tensor).
+# against the same values in rows padded with zeros to a multiple of 8
+# groups (N x 8 * ceil(groups / 8), contiguous). Run from the repository
+# root: PYTHONPATH=python:bench python3 THIS_FILE DIR, with DIR what
+# bench/build_gemv_kernels.sh wrote.
 import os, sys
 sys.path.insert(0, "bench")
 import torch
