@@ -135,7 +135,7 @@ void tileRtStoreElement(tileRtDType dtype, void *data, size_t index,
 #define TILE_RT_MAX_PATH 4096
 /// How many `variant` and `fallback` directives one manifest may hold
 /// (tile-compile --dispatch refuses tables of more rules).
-#define TILE_RT_MAX_VARIANTS 48
+#define TILE_RT_MAX_VARIANTS 64
 /// How many memrefs one manifest may stage (`stage` directives).
 #define TILE_RT_MAX_STAGED 8
 /// How deep variants may nest (a dispatching manifest's variant with a
