@@ -40,14 +40,17 @@ run_default() { # name kernel
 # fp16 / bf16 GEMV with the chip's defaults (one row of X per block), and
 # a batched configuration: four rows of X per block, one row of W per
 # warp.
-# The f16 build dispatches by K where kernels/gemv_tuned.txt has rules for
-# the chip (sm_90a: steps of 512 where K is an odd multiple of 512).
+# The f16 and bf16 builds dispatch by K where kernels/gemv_tuned.txt has
+# rules for the chip (sm_90a: steps of 512 where K is an odd multiple of 512,
+# narrower vectors where K is not a multiple of 8).
 if grep -q "^gemv .*chip=$chip" kernels/gemv_tuned.txt; then
   run gemv-f16 kernels/gemv.mlir --dispatch kernels/gemv_tuned.txt
+  run gemv-bf16 kernels/gemv.mlir -D AT=bf16 -D OT=bf16 \
+    --dispatch kernels/gemv_tuned.txt
 else
   run gemv-f16 kernels/gemv.mlir
+  run gemv-bf16 kernels/gemv.mlir -D AT=bf16 -D OT=bf16
 fi
-run gemv-bf16 kernels/gemv.mlir -D AT=bf16 -D OT=bf16
 run gemv-f16-m4 kernels/gemv.mlir -D BM=4 -D BN=4
 # W4A16: 4-bit weights, f16 activations and scales, group 128 (and 32, 64
 # for the GEMV), with zero points and without.

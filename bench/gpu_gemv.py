@@ -13,7 +13,8 @@ gemm_w4a16-f16-g128, gemm_w4a16-bf16-g128), each with its manifests. Launches go
 Python package (python/tile, imported from the source tree) on torch
 tensors, on torch's current stream.
 
-  (a) fp16 GEMV, y = W x (m = 1), on the paper's V0-V7 (Table 2): the
+  (a) fp16 and bf16 GEMV, y = W x (m = 1), on the paper's V0-V7 (Table 2),
+      or the shapes of --nk: the
       kernel's time, its bandwidth over the bytes of W, x and y, that
       bandwidth as a share of the device-to-device copy bandwidth measured
       in the same run (a torch copy_ of --copy-mib MiB: read + write bytes
@@ -21,7 +22,8 @@ tensors, on torch's current stream.
       (torch.nn.functional.linear).
   (b) Correctness of every GEMV configuration (f16, bf16, the batched
       m = 4 one, and the split-K kernel into f32) on V0-V7 and ragged
-      shapes (N x K = 4097x1000, 77x4096, 1x1; m = 1, 3 and 16).
+      shapes (N x K = 4097x1000, 77x4096, 1x1, and six with K not a
+      multiple of 8; m = 1, 3 and 16).
   (c) W4A16 GEMV (4-bit weights packed by bench/w4pack.py, f16 scales per
       group of G, with zero points and symmetric) at m = 1 and m = 16 on
       V0-V7, checked against torch on the dequantized matrix and timed
@@ -75,6 +77,11 @@ import shapes  # noqa: E402
 # (name, N, K) of the TileLang paper's Appendix A, Table 2 (m = 1).
 GEMV_SHAPES = shapes.GEMV
 RAGGED = [("ragged", 4097, 1000), ("ragged", 77, 4096), ("ragged", 1, 1)]
+# Rows of W that are not 16-byte aligned (K % 8 != 0), one shape for each of
+# the narrow builds of kernels/gemv_tuned.txt (part (b) only).
+MISALIGNED = [("ragged", 1000, 4100), ("ragged", 129, 7946),
+              ("ragged", 4099, 513), ("ragged", 333, 1030),
+              ("ragged", 1000, 4097), ("ragged", 77, 4094)]
 # (name, M, N, K) of Table 2 for the W4A16 GEMM.
 GEMM_SHAPES = shapes.named(shapes.GEMM, "M1", "M5")
 GEMV_CONFIGS = [("gemv-f16", "f16", 1), ("gemv-bf16", "bf16", 1),
@@ -88,7 +95,9 @@ ULP = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23}
 def self_check():
     assert len(GEMV_SHAPES) == 8 and len({s[1:] for s in GEMV_SHAPES}) == 8
     assert [s[0] for s in GEMV_SHAPES] == [f"V{i}" for i in range(8)]
-    assert all(n > 0 and k > 0 for _, n, k in GEMV_SHAPES + RAGGED)
+    assert all(n > 0 and k > 0
+               for _, n, k in GEMV_SHAPES + RAGGED + MISALIGNED)
+    assert all(k % 8 for _, _, k in MISALIGNED)
     assert all(m in (4096, 8192) for _, m, _, _ in GEMM_SHAPES)
 
 
@@ -300,14 +309,16 @@ def run(args):
     print(f"device-to-device copy of {args.copy_mib} MiB: {copy_ms:.3f} ms, "
           f"{copy_gbs:.0f} GB/s (read + write)\n")
 
-    # (a) fp16 GEMV on V0-V7: the default build, then any variants built
-    # by hand with other -D values in folders named gemv-f16-vSUFFIX.
-    variants = ["gemv-f16"]
+    # (a) fp16 and bf16 GEMV on V0-V7: the default builds, then any
+    # variants built by hand with other -D values in folders named
+    # gemv-f16-vSUFFIX.
+    variants = ["gemv-f16", "gemv-bf16"]
     if args.kernels and os.path.isdir(args.kernels):
         variants += sorted(f for f in os.listdir(args.kernels)
                            if f.startswith("gemv-f16-v"))
     for folder in variants if args.part in ("all", "a") else []:
         gemv = load(folder, "gemv")
+        at = "bf16" if "bf16" in folder else "f16"
         rows, verdicts = [], []
         for name, n, k in GEMV_SHAPES:
             if gemv is None:
@@ -315,11 +326,11 @@ def run(args):
                 rows.append([name, f"{n}x{k}", "MISSING", "-", "-", "-", "-",
                              "-"])
                 continue
-            x = nonzero_rand(1, k, dtype=torch.float16, generator=gen)
-            w = nonzero_rand(n, k, dtype=torch.float16, generator=gen)
-            y = torch.empty(1, n, dtype=torch.float16, device="cuda")
-            ref = (x.float() @ w.float().t()).half()
-            ok, status = check(lambda: gemv(x, w, y), y, ref, "f16", k)
+            x = nonzero_rand(1, k, dtype=dtypes[at], generator=gen)
+            w = nonzero_rand(n, k, dtype=dtypes[at], generator=gen)
+            y = torch.empty(1, n, dtype=dtypes[at], device="cuda")
+            ref = (x.float() @ w.float().t()).to(dtypes[at])
+            ok, status = check(lambda: gemv(x, w, y), y, ref, at, k)
             if not ok or args.check_only:
                 rows.append([name, f"{n}x{k}", status, "-", "-", "-", "-",
                              "-"])
@@ -333,7 +344,8 @@ def run(args):
                          f"{gbs:.0f}", f"{share * 100:.1f}%",
                          f"{blas * 1e3:.1f}", f"{ratio:.2f}"])
             del x, w, y, ref
-        print(f"### (a) fp16 GEMV (m = 1), V0-V7 ({folder})\n")
+        print(f"### (a) {'bf16' if at == 'bf16' else 'fp16'} GEMV (m = 1), "
+              f"V0-V7 ({folder})\n")
         print(markdown_table(["shape", "NxK", "check", "tile us",
                               "tile GB/s", "of copy BW", "cuBLAS us",
                               "cuBLAS / tile"], rows))
@@ -351,7 +363,7 @@ def run(args):
             for kernel in ("gemv", "gemv_splitk"):
                 fn = load(config, kernel)
                 for m in (1, 3, 16):
-                    for name, n, k in GEMV_SHAPES + RAGGED:
+                    for name, n, k in GEMV_SHAPES + RAGGED + MISALIGNED:
                         if m != 1 and name != "ragged" and name not in \
                                 ("V0", "V5"):
                             continue

@@ -29,7 +29,10 @@
 //   THREADS  threads per block, a multiple of 32
 //   KT       threads sharing one row of W: a power of two dividing THREADS
 //   GROUPS   THREADS / KT, the groups of threads that split the rows
-//   VE       elements per thread per chunk: 8 (16 bytes of f16 or bf16)
+//   VE       elements per thread per chunk: 8 (16 bytes of f16 or bf16);
+//            4, 2 or 1 where W's rows are not 16-byte aligned (K not a
+//            multiple of 8), so that a warp's loads stay contiguous
+//            (kernels/gemv_tuned.txt picks by K)
 //   BN       rows of W per block: a multiple of GROUPS
 //   BK       K per step: a multiple of KT * VE
 //   BM       rows of X per block
