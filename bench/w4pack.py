@@ -10,21 +10,24 @@ q in [0, 15] with one scale s and one zero point z per group:
 The symmetric form has no zeros tensor and z = 8 (q - 8 is the signed
 int4 value, stored offset by 8). The kernels take
 
-    packed  N x ceil(K / 8) 32-bit words (int32 tensor): word c of row n
-            holds q[n, 8c + 2i] in bits 4i..4i+3 and q[n, 8c + 2i + 1] in
-            bits 16+4i..16+4i+3, for i = 0..3 (K is padded with zero
-            nibbles to a multiple of 8). Shifted right by 4i and masked
-            with 0x000F000F, a word gives the adjacent weights 8c + 2i and
-            8c + 2i + 1 in its two 16-bit halves, which the kernels turn
-            into an f16x2 / bf16x2 pair with one OR (docs/Quantized.md).
+    packed  N x W 32-bit words (int32 tensor), W >= ceil(K / 8): word c of
+            row n holds q[n, 8c + 2i] in bits 4i..4i+3 and q[n, 8c + 2i + 1]
+            in bits 16+4i..16+4i+3, for i = 0..3 (K is padded with zero
+            nibbles to a multiple of 8, and `pack` pads each row with zero
+            words to a multiple of 4: 16-byte rows). Shifted right by 4i
+            and masked with 0x000F000F, a word gives the adjacent weights
+            8c + 2i and 8c + 2i + 1 in its two 16-bit halves, which the
+            kernels turn into an f16x2 / bf16x2 pair with one OR
+            (docs/Quantized.md).
     scales  N x S, f16 or bf16, S >= ceil(K / G): group j of row n is
             column j; columns past ceil(K / G) are not read
     zeros   N x S, same type as scales (asymmetric form only)
 
-S rounded up to a multiple of 8 (16-byte rows, `pad_groups`, what
-`quantize` returns) lets the kernels load scales and zeros 16 bytes at a
-time; with rows of other lengths every load of them takes the kernels'
-misaligned path, measured up to 2.9x slower (docs/Quantized.md).
+W rounded up to a multiple of 4 and S to a multiple of 8 (16-byte rows,
+what `pack` and `quantize` return; `pad_groups`) let the kernels load
+weights, scales and zeros 16 bytes at a time; with rows of other lengths
+every load of them takes the kernels' misaligned path, measured up to 1.4x
+slower for the weights and 2.9x for the scales (docs/Quantized.md).
 
 Two implementations of the same functions: pure Python on nested lists
 (the reference, and what the CPU-only test runs) and torch tensors (what
@@ -47,6 +50,14 @@ def _check_group(group):
 # Pure Python: rows of ints.
 
 WORD = 8  # weights per 32-bit word
+ROW_WORDS = 4  # words per 16 bytes
+
+
+def row_words(k, pad=True):
+    """Words of a packed row of k weights: ceil(k / 8), rounded up to a
+    multiple of 4 (16 bytes) unless `pad` is false."""
+    words = (k + WORD - 1) // WORD
+    return words + (-words % ROW_WORDS) if pad else words
 
 
 def _bit(j):
@@ -54,9 +65,10 @@ def _bit(j):
     return 16 * (j % 2) + 4 * (j // 2)
 
 
-def pack_rows(q):
+def pack_rows(q, pad=True):
     """Packs rows of 4-bit unsigned integers (lists of 0..15) into rows of
-    32-bit words (-2^31..2^31-1, the int32 view of the word)."""
+    32-bit words (-2^31..2^31-1, the int32 view of the word), row_words
+    long (16-byte rows unless `pad` is false)."""
     out = []
     for row in q:
         packed = []
@@ -68,6 +80,7 @@ def pack_rows(q):
                                      f"{v}")
                 word |= v << _bit(j)
             packed.append(word - (1 << 32) if word >= 1 << 31 else word)
+        packed += [0] * (row_words(len(row), pad) - len(packed))
         out.append(packed)
     return out
 
@@ -122,17 +135,18 @@ def dequantize_rows(q, scales, zeros, group):
 # ---------------------------------------------------------------------------
 # torch tensors.
 
-def pack(q):
+def pack(q, pad=True):
     """q: N x K integers in [0, 15] (a torch tensor or rows of ints).
-    Returns the N x ceil(K / 8) int32 packed tensor (or rows)."""
+    Returns the N x row_words(K, pad) int32 packed tensor (or rows): rows
+    of 16 bytes unless `pad` is false."""
     if not _is_torch(q):
-        return pack_rows(q)
+        return pack_rows(q, pad)
     import torch
     if q.numel() and (int(q.min()) < 0 or int(q.max()) > 15):
         raise ValueError("values out of 0..15")
     q = q.to(torch.int64)
-    if q.shape[1] % WORD:
-        q = torch.nn.functional.pad(q, (0, WORD - q.shape[1] % WORD))
+    q = torch.nn.functional.pad(
+        q, (0, row_words(q.shape[1], pad) * WORD - q.shape[1]))
     q = q.view(q.shape[0], -1, WORD)
     word = torch.zeros_like(q[:, :, 0])
     for j in range(WORD):

@@ -1,7 +1,9 @@
 // The tile library W4A16 GEMV: Y = X * dequant(P)^T with X stored M x K in
 // f16 or bf16 (M small), 4-bit weights packed eight per 32-bit word in P
-// (N x ceil(K / 8) i32; word c of a row holds weights 8c + 2i in bits
-// 4i..4i+3 and 8c + 2i + 1 in bits 16+4i..16+4i+3, i = 0..3), one scale per
+// (N x at least ceil(K / 8) i32, rows of a multiple of 4 words loading 16
+// bytes at a time, as bench/w4pack.py pads them; word c of a row holds
+// weights 8c + 2i in bits 4i..4i+3 and 8c + 2i + 1 in bits 16+4i..16+4i+3,
+// i = 0..3), one scale per
 // group of G consecutive weights of a row in S (N x at least ceil(K / G),
 // the type of X; rows of a multiple of 8 groups, as bench/w4pack.py pads
 // them, load 16 bytes at a time) and, for `gemv_w4a16`, one zero point per

@@ -20,32 +20,45 @@ class PackRowsTest(unittest.TestCase):
     def test_nibble_order(self):
         # Weights 2i and 2i + 1 of a word at bits 4i and 16 + 4i: columns
         # 0 and 1 of [1, 2] make 0x00020001.
-        self.assertEqual(w4pack.pack_rows([[1, 2]]), [[0x00020001]])
-        self.assertEqual(w4pack.pack_rows([[0, 0, 3, 4]]), [[0x00400030]])
+        self.assertEqual(w4pack.pack_rows([[1, 2]], pad=False), [[0x00020001]])
+        self.assertEqual(w4pack.pack_rows([[0, 0, 3, 4]], pad=False),
+                         [[0x00400030]])
         # Column 7 is the top nibble: 0xF0000000 is negative as an int32.
-        self.assertEqual(w4pack.pack_rows([[0] * 7 + [15]]),
+        self.assertEqual(w4pack.pack_rows([[0] * 7 + [15]], pad=False),
                          [[0xF0000000 - (1 << 32)]])
 
     def test_pair_extraction(self):
         # (word >> 4i) & 0x000F000F holds columns 2i and 2i + 1 in its two
         # 16-bit halves.
         q = [3, 12, 5, 9, 0, 15, 7, 1]
-        word = w4pack.pack_rows([q])[0][0] & 0xFFFFFFFF
+        word = w4pack.pack_rows([q], pad=False)[0][0] & 0xFFFFFFFF
         for i in range(4):
             pair = (word >> (4 * i)) & 0x000F000F
             self.assertEqual((pair & 0xFFFF, pair >> 16), (q[2 * i], q[2 * i + 1]))
 
     def test_ragged_k_is_padded(self):
-        self.assertEqual(w4pack.pack_rows([[7, 8, 9]]), [[0x00080097]])
+        self.assertEqual(w4pack.pack_rows([[7, 8, 9]], pad=False),
+                         [[0x00080097]])
         self.assertEqual(w4pack.unpack_rows([[0x00080097]], 3), [[7, 8, 9]])
-        self.assertEqual(len(w4pack.pack_rows([[1] * 9])[0]), 2)
+        self.assertEqual(len(w4pack.pack_rows([[1] * 9], pad=False)[0]), 2)
+
+    def test_rows_padded_to_16_bytes(self):
+        # By default a row is a multiple of 4 words, the padding zero words
+        # (zero nibbles, which the kernels never read past K).
+        self.assertEqual(w4pack.pack_rows([[7, 8, 9]]),
+                         [[0x00080097, 0, 0, 0]])
+        for k, words in ((1, 4), (32, 4), (33, 8), (20047, 2508)):
+            self.assertEqual(w4pack.row_words(k), words)
+            self.assertEqual(len(w4pack.pack_rows([[1] * k])[0]), words)
+        self.assertEqual(w4pack.row_words(20047, pad=False), 2506)
 
     def test_round_trip(self):
         rng = random.Random(5)
         for k in (1, 2, 7, 8, 31, 64, 129):
             q = [[rng.randrange(16) for _ in range(k)] for _ in range(3)]
             packed = w4pack.pack_rows(q)
-            self.assertEqual(len(packed[0]), (k + 7) // 8)
+            self.assertEqual(len(packed[0]), w4pack.row_words(k))
+            self.assertEqual(len(packed[0]) % 4, 0)
             self.assertTrue(all(-(1 << 31) <= w < (1 << 31)
                                 for r in packed for w in r))
             self.assertEqual(w4pack.unpack_rows(packed, k), q)

@@ -30,7 +30,7 @@ G = 128
 
 def run(kernel, m, n, k, symmetric, rng):
     groups = (k + G - 1) // G
-    x, p = DeviceMatrix(m, k), DeviceMatrix(n, (k + 7) // 8, "i")
+    x, p = DeviceMatrix(m, k), DeviceMatrix(n, w4pack.row_words(k), "i")
     s, z = DeviceMatrix(n, groups), DeviceMatrix(n, groups)
     y = DeviceMatrix(m, n)
     x.upload([rng.choice((-1, 1)) * rng.uniform(0.01, 1) for _ in range(m * k)])
