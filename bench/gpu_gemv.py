@@ -310,12 +310,12 @@ def run(args):
           f"{copy_gbs:.0f} GB/s (read + write)\n")
 
     # (a) fp16 and bf16 GEMV on V0-V7: the default builds, then any
-    # variants built by hand with other -D values in folders named
-    # gemv-f16-vSUFFIX.
+    # variants built by hand with other -D values (or for another chip)
+    # in folders named gemv-f16-vSUFFIX and gemv-bf16-vSUFFIX.
     variants = ["gemv-f16", "gemv-bf16"]
     if args.kernels and os.path.isdir(args.kernels):
         variants += sorted(f for f in os.listdir(args.kernels)
-                           if f.startswith("gemv-f16-v"))
+                           if f.startswith(("gemv-f16-v", "gemv-bf16-v")))
     for folder in variants if args.part in ("all", "a") else []:
         gemv = load(folder, "gemv")
         at = "bf16" if "bf16" in folder else "f16"
