@@ -45,13 +45,16 @@
 // 7 blocks of 128 threads share an SM). sm_90a, f16, one row of X: one
 // row per warp and four chunks of it per step (the same four loads in
 // flight, twice the K per step and half the rows per block), 92 registers,
-// five blocks per SM; measured against two rows of two chunks on an H200
-// (bench/RESULTS.md, "fp16 GEMV: one row of four chunks per warp").
+// measured against two rows of two chunks on an H200 (bench/RESULTS.md,
+// "fp16 GEMV: one row of four chunks per warp"), in blocks of two warps,
+// which fill the SMs' slots more evenly than blocks of four (bench/RESULTS.md,
+// "fp16 GEMV: smaller blocks and steps of 2048"); bf16 alike.
 // tile.params(sm_90a): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 // tile.params(sm_80): THREADS=128 KT=32 GROUPS=4 BN=8 BK=512 BM=1 SPLIT=4
 //
 // tile.params: THREADS=128 KT=32 GROUPS=4 VE=8 BN=8 BK=512 BM=1 SPLIT=4 AT=f16 OT=f16
-// tile.params(sm_90a BM=1 AT=f16): BN=4 BK=1024
+// tile.params(sm_90a BM=1 AT=f16): THREADS=64 GROUPS=2 BN=2 BK=1024
+// tile.params(sm_90a BM=1 AT=bf16): THREADS=64 GROUPS=2 BN=2 BK=1024
 // K steps of 1024 leave half a step where K is an odd multiple of 512
 // (3584, 18944): kernels/gemv_tuned.txt takes steps of 512 there
 // (tile-compile --dispatch, over the sizes below).
