@@ -41,8 +41,8 @@ run_default() { # name kernel
 # a batched configuration: four rows of X per block, one row of W per
 # warp.
 # The f16 and bf16 builds dispatch by K where kernels/gemv_tuned.txt has
-# rules for the chip (sm_90a: steps of 512 where K is an odd multiple of 512,
-# narrower vectors where K is not a multiple of 8).
+# rules for the chip (sm_90a: steps of 512, 1024 or 2048 by K, narrower
+# vectors where K is not a multiple of 8; sm_80: the narrower vectors).
 if grep -q "^gemv .*chip=$chip" kernels/gemv_tuned.txt; then
   run gemv-f16 kernels/gemv.mlir --dispatch kernels/gemv_tuned.txt
   run gemv-bf16 kernels/gemv.mlir -D AT=bf16 -D OT=bf16 \
