@@ -178,7 +178,9 @@ static cl::opt<std::string> dispatchTable(
     "dispatch",
     cl::desc("build every configuration that the table's rule entries name "
              "for this kernel and chip (or, with via=, for a sibling kernel "
-             "file), each into a subdirectory, and write a dispatching "
+             "file; with rules=, those of another table's rules for it, "
+             "dispatched by a manifest of their own), each into a "
+             "subdirectory, and write a dispatching "
              "manifest that picks one per launch by the runtime sizes "
              "(docs/GEMM.md, 'Shape dispatch')"),
     cl::value_desc("file"), cl::cat(category));
@@ -1215,8 +1217,15 @@ struct TableEntry {
   /// times the waves of its grid (docs/GEMM.md, "Costed rules"); 0 for
   /// none.
   int64_t cost = 0;
+  /// `rules=FILE` (with `via`): the kernel that `via` names is launched
+  /// through a dispatching manifest of its own, over the rule entries of
+  /// the table FILE (relative to this table's directory) for it; empty
+  /// for none.
+  std::string rules;
   /// The entry's text without its comment, for messages.
   std::string text;
+  /// The table it was read from, for messages.
+  std::string table;
 };
 } // namespace
 
@@ -1338,11 +1347,13 @@ static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
 
 /// Reads the entries of the tuned table at `path` that apply to kernel
 /// `stem` with the current `params` and chip. An entry is a line
-///   KERNEL SHAPE [KEY=VALUE...] : [via=OTHER(ARG, ...)] NAME=VALUE...
+///   KERNEL SHAPE [KEY=VALUE...] : [via=OTHER(ARG, ...) [rules=FILE]]
+///   NAME=VALUE...
 /// [# comment] that applies when every KEY has that VALUE, or one of the
 /// values of KEY=V1|V2|... (after -D; the key `chip` compares with
 /// --chip); SHAPE has `rank` dimensions. Among the assignments, `cost=W`
-/// (rule entries only) is the entry's weight, not a parameter. Lines
+/// (rule entries only) is the entry's weight, not a parameter, and
+/// `rules=FILE` (with via=) names the table of OTHER's rules. Lines
 /// starting with '#' are comments. Malformed lines and assignments to
 /// undeclared parameters are errors (for a via= entry, --dispatch checks
 /// its assignments against the kernel it names).
@@ -1408,6 +1419,16 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     }
     for (StringRef word : values) {
       StringRef name, value;
+      if (word.starts_with("rules=")) {
+        if (!entry.via)
+          return malformed("'" + word +
+                           "' takes the rules of the kernel that via= names "
+                           "from its table, but the entry has no via=");
+        if (!entry.rules.empty() || word == "rules=")
+          return malformed("expected one rules=FILE, got '" + word + "'");
+        entry.rules = word.drop_front(strlen("rules=")).str();
+        continue;
+      }
       if (!splitAssignment(word, name, value))
         return malformed("malformed assignment '" + word + "'");
       if (name == "cost") {
@@ -1429,10 +1450,16 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     if (entry.exact && entry.cost)
       return malformed("cost= weighs a rule entry's waves; a measured shape "
                        "takes none");
+    if (entry.cost && !entry.rules.empty())
+      return malformed("cost= weighs the waves of a variant's kernel, but "
+                       "rules=" +
+                       entry.rules +
+                       " launches a dispatching manifest, which has none");
     if (!applies)
       continue;
     entry.line = lineNo;
     entry.text = line.str();
+    entry.table = path.str();
     entries.push_back(std::move(entry));
   }
   return success();
@@ -1919,10 +1946,13 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
 /// `// tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg0.dim1`.
 static constexpr llvm::StringLiteral dispatchMarker = "tile.dispatch:";
 
-/// Reads the `// tile.dispatch:` line of `buffer` into (name, manifest
-/// expression) pairs, in order: the dimensions of a table entry's shape.
+/// Reads the `// tile.dispatch:` line of `buffer`, kernel file `file`,
+/// into (name, manifest expression) pairs, in order: the dimensions of a
+/// table entry's shape. `from` is the rules= entry whose table's shapes
+/// they are (null for the --dispatch table), where a missing line is
+/// reported.
 static LogicalResult
-readDispatchSizes(StringRef buffer,
+readDispatchSizes(StringRef buffer, StringRef file, const TableEntry *from,
                   SmallVectorImpl<std::pair<StringRef, StringRef>> &sizes) {
   for (StringRef text : markedLines(buffer, dispatchMarker)) {
     SmallVector<StringRef> words;
@@ -1930,8 +1960,7 @@ readDispatchSizes(StringRef buffer,
     for (StringRef word : words) {
       auto [name, expr] = word.split('=');
       if (!word.contains('=') || !isParamName(name) || expr.empty()) {
-        llvm::errs() << "tile-compile: " << inputFile << ": malformed size '"
-                     << word
+        llvm::errs() << "tile-compile: " << file << ": malformed size '" << word
                      << "' in the '// tile.dispatch:' line (expected "
                         "NAME=argJ.dimK)\n";
         return failure();
@@ -1940,7 +1969,12 @@ readDispatchSizes(StringRef buffer,
     }
     return success(!sizes.empty());
   }
-  llvm::errs() << "tile-compile: --dispatch: " << inputFile
+  if (from)
+    llvm::errs() << from->table << ":" << from->line
+                 << ": error: rules=" << from->rules << ": ";
+  else
+    llvm::errs() << "tile-compile: --dispatch: ";
+  llvm::errs() << file
                << " has no '// tile.dispatch:' line naming the sizes the "
                   "table's shapes stand for (e.g. '// tile.dispatch: "
                   "M=arg2.dim0 N=arg2.dim1 K=arg0.dim1')\n";
@@ -2025,7 +2059,7 @@ struct Build {
 /// Reports `message` at the line of table entry `entry`; returns 1, the
 /// exit status of a failure.
 static int entryError(const TableEntry &entry, const Twine &message) {
-  llvm::errs() << dispatchTable << ":" << entry.line << ": error: " << message
+  llvm::errs() << entry.table << ":" << entry.line << ": error: " << message
                << "\n";
   return 1;
 }
@@ -2130,101 +2164,162 @@ static std::vector<std::string> builtKernels(StringRef dir) {
   return kernels;
 }
 
-/// --dispatch: compiles each distinct configuration of the table's rule
-/// entries for this kernel and chip into `outputDir`/STEM.vI by running
-/// this tool (`self`) again with every parameter set, then writes, for
-/// each kernel, a version 2 manifest whose variants are those builds under
-/// the entries' rules, in table order. A via= entry's configuration is of
-/// the kernel file it names (next to this one, built into OTHER.vI with
-/// the -D values given), and its variant line carries the entry's views.
-/// `paramsMgr` holds `buffer`, this file. Returns the exit status.
-static int runDispatch(MLIRContext &context, StringRef self,
-                       llvm::SourceMgr &paramsMgr, StringRef buffer,
-                       const std::vector<KernelParam> &params,
-                       const llvm::StringSet<> &fixed, StringRef stem) {
-  if (!tunedTable.empty()) {
-    llvm::errs() << "tile-compile: --dispatch and --tuned exclude each "
-                    "other\n";
-    return 1;
-  }
+namespace {
+/// One dispatching manifest that --dispatch writes: the one of the file
+/// compiled, or one that a `rules=` entry launches, over the rule entries
+/// of another table for the kernel file its `via=` names.
+struct Level {
+  /// The kernel file, its stem, its text (held by `mgr`) and the table.
+  std::string file, stem, table;
+  llvm::SourceMgr *mgr = nullptr;
+  StringRef text;
+  /// Where its manifests go under the output directory: "" for the file
+  /// compiled, "STEM.dI" for the others.
+  std::string dir;
+  /// The parameters the table's keys compare with, and those that win
+  /// over the entries' values (-D, and a rules= entry's assignments).
+  std::vector<KernelParam> params;
+  llvm::StringSet<> fixed;
   SmallVector<std::pair<StringRef, StringRef>> sizes;
-  if (failed(readDispatchSizes(buffer, sizes)))
+  std::vector<TableEntry> entries;
+  /// Per entry, its build, or for a rules= entry the level it launches.
+  std::vector<unsigned> buildOf, levelOf;
+  /// The build of its first entry that is not a via= entry: its kernels
+  /// and interface are the level's.
+  unsigned own = 0;
+  /// The function a rules= entry calls through this level, and its kernel.
+  std::string function, kernel;
+  /// What makes two rules= entries' levels the same manifest.
+  std::string key;
+};
+
+/// The state of one --dispatch run: the builds, shared by all levels
+/// (one per file and configuration), and the levels, the first the
+/// file's.
+struct Dispatch {
+  MLIRContext &context;
+  std::map<std::string, std::unique_ptr<Sibling>> siblings;
+  std::vector<Build> builds;
+  llvm::StringMap<unsigned> buildsPerStem, levelsPerStem;
+  std::vector<std::unique_ptr<Level>> levels;
+  /// Per build of a via= entry, the function of the other file it calls.
+  std::vector<std::string> viaFunction;
+};
+} // namespace
+
+/// How deep rules= entries may nest: a rules= entry of a table that a
+/// rules= entry names, and so on (the runtime loads variants
+/// TILE_RT_MAX_VARIANT_DEPTH deep, fallbacks included).
+static constexpr unsigned kMaxRulesDepth = 4;
+
+/// The kernel file `name`.mlir next to `file`, read once into `d`; null
+/// where there is none.
+static Sibling *readSibling(Dispatch &d, StringRef file, StringRef name,
+                            bool &failedRead) {
+  failedRead = false;
+  SmallString<256> path(llvm::sys::path::parent_path(file));
+  llvm::sys::path::append(path, name + ".mlir");
+  auto it = d.siblings.find(path.str().str());
+  if (it != d.siblings.end())
+    return it->second.get();
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer || llvm::sys::fs::is_directory(path))
+    return nullptr;
+  auto sibling = std::make_unique<Sibling>();
+  sibling->path = path.str().str();
+  sibling->text = (*buffer)->getBuffer();
+  sibling->sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  if (failed(readParamDeclarations(sibling->sourceMgr, sibling->text,
+                                   sibling->params)) ||
+      failed(applyKeyedParams(sibling->sourceMgr, sibling->text,
+                              sibling->params, nullptr))) {
+    failedRead = true;
+    return nullptr;
+  }
+  Sibling *result = sibling.get();
+  d.siblings[path.str().str()] = std::move(sibling);
+  return result;
+}
+
+/// Reads level `index` of `d`'s table and plans its builds (shared with
+/// the other levels where the file and configuration are the same),
+/// recursively the levels of its rules= entries, and checks the calls of
+/// its via= entries; `from` is the rules= entry that launches it (null for
+/// the file compiled), `depth` how many such entries lead to it. Returns
+/// the exit status.
+static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
+                     unsigned depth) {
+  Level &level = *d.levels[index];
+  // Errors about the table as a whole: at the rules= entry that names it.
+  auto levelError = [&](const Twine &message) {
+    if (from)
+      return entryError(*from, "rules=" + from->rules + ": " + message);
+    llvm::errs() << "tile-compile: " << message << "\n";
+    return 1;
+  };
+  if (failed(readDispatchSizes(level.text, level.file, from, level.sizes)))
     return 1;
   std::string hint = "one per size of the '// tile.dispatch:' line (";
-  for (auto [i, size] : llvm::enumerate(sizes))
+  for (auto [i, size] : llvm::enumerate(level.sizes))
     hint += (i ? "x" : "") + size.first.str();
   hint += ")";
-  std::vector<TableEntry> entries;
-  if (failed(
-          readTable(dispatchTable, stem, params, sizes.size(), hint, entries)))
+  if (failed(readTable(level.table, level.stem, level.params,
+                       level.sizes.size(), hint, level.entries)))
     return 1;
+  std::vector<TableEntry> &entries = level.entries;
   llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
-  if (entries.empty()) {
-    llvm::errs() << "tile-compile: " << dispatchTable
-                 << " has no rule entry for " << stem << " on " << chip
-                 << " with these parameters\n";
-    return 1;
-  }
-  if (entries.size() > TILE_RT_MAX_VARIANTS) {
-    llvm::errs() << "tile-compile: " << dispatchTable << " has "
-                 << entries.size() << " rule entries for " << stem << " on "
-                 << chip << ", more than the runtime's " << TILE_RT_MAX_VARIANTS
-                 << " variants per manifest\n";
-    return 1;
-  }
+  if (entries.empty())
+    return levelError(level.table + " has no rule entry for " + level.stem +
+                      " on " + chip + " with these parameters" +
+                      (from ? " (" +
+                                  llvm::join(llvm::map_range(from->assigned,
+                                                             [](const auto &a) {
+                                                               return a.first +
+                                                                      "=" +
+                                                                      a.second;
+                                                             }),
+                                             " ") +
+                                  ")"
+                            : std::string()));
+  if (entries.size() > TILE_RT_MAX_VARIANTS)
+    return levelError(level.table + " has " + Twine(entries.size()) +
+                      " rule entries for " + level.stem + " on " + chip +
+                      ", more than the runtime's " +
+                      Twine(TILE_RT_MAX_VARIANTS) + " variants per manifest");
   // The dispatching manifest takes its kernels and interface from a build
-  // of this file.
-  if (llvm::all_of(entries, [](const TableEntry &e) { return e.via; })) {
-    llvm::errs() << "tile-compile: --dispatch: every rule entry of "
-                 << dispatchTable << " for " << stem << " on " << chip
-                 << " launches another kernel (via=); at least one must "
-                    "build "
-                 << stem << " itself\n";
-    return 1;
-  }
+  // of its file.
+  if (llvm::all_of(entries, [](const TableEntry &e) { return e.via; }))
+    return levelError(
+        (from ? "" : "--dispatch: ") + Twine("every rule entry of ") +
+        level.table + " for " + level.stem + " on " + chip +
+        " launches another kernel (via=); at least one must build " +
+        level.stem + " itself");
 
-  // The kernel files that via= entries name, read once.
-  std::map<std::string, std::unique_ptr<Sibling>> siblings;
-  for (const TableEntry &entry : entries) {
-    if (!entry.via || siblings.count(entry.via->kernel))
-      continue;
-    SmallString<256> path(llvm::sys::path::parent_path(inputFile));
-    llvm::sys::path::append(path, entry.via->kernel + ".mlir");
-    auto file = llvm::MemoryBuffer::getFile(path);
-    if (!file || llvm::sys::fs::is_directory(path))
-      return entryError(entry, entry.via->text + ": no kernel file " +
-                                   entry.via->kernel + ".mlir next to " +
-                                   inputFile);
-    auto sibling = std::make_unique<Sibling>();
-    sibling->path = path.str().str();
-    sibling->text = (*file)->getBuffer();
-    sibling->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-    if (failed(readParamDeclarations(sibling->sourceMgr, sibling->text,
-                                     sibling->params)) ||
-        failed(applyKeyedParams(sibling->sourceMgr, sibling->text,
-                                sibling->params, nullptr)))
-      return 1;
-    siblings[entry.via->kernel] = std::move(sibling);
-  }
-
-  // Each entry's build: its file with every parameter set (-D still wins),
-  // built once; a via= entry's with the -D values given too.
-  std::vector<Build> builds;
-  std::vector<unsigned> buildOf;
-  llvm::StringMap<unsigned> buildsPerStem;
+  // Each entry's build: its file with every parameter set (the fixed
+  // ones still win), built once; a via= entry's with the fixed values
+  // too. A rules= entry's level instead, with the fixed values and the
+  // entry's.
   for (const TableEntry &entry : entries) {
     Build build;
-    build.file = inputFile;
-    const std::vector<KernelParam> *declared = &params;
-    StringRef buildStem = stem;
-    llvm::SourceMgr *fileMgr = &paramsMgr;
-    StringRef fileText = buffer;
+    build.file = level.file;
+    const std::vector<KernelParam> *declared = &level.params;
+    StringRef buildStem = level.stem;
+    llvm::SourceMgr *fileMgr = level.mgr;
+    StringRef fileText = level.text;
+    Sibling *sibling = nullptr;
     if (entry.via) {
-      Sibling &sibling = *siblings[entry.via->kernel];
-      fileMgr = &sibling.sourceMgr;
-      fileText = sibling.text;
+      bool failedRead;
+      sibling = readSibling(d, level.file, entry.via->kernel, failedRead);
+      if (failedRead)
+        return 1;
+      if (!sibling)
+        return entryError(entry, entry.via->text + ": no kernel file " +
+                                     entry.via->kernel + ".mlir next to " +
+                                     level.file);
+      fileMgr = &sibling->sourceMgr;
+      fileText = sibling->text;
       auto declares = [&](StringRef name) {
-        return llvm::any_of(sibling.params, [&](const KernelParam &p) {
+        return llvm::any_of(sibling->params, [&](const KernelParam &p) {
           return p.name == name;
         });
       };
@@ -2233,23 +2328,23 @@ static int runDispatch(MLIRContext &context, StringRef self,
           return entryError(entry, "'" + assigned.first +
                                        "' is not a parameter of " +
                                        entry.via->kernel);
-      for (const KernelParam &p : params)
-        if (fixed.contains(p.name) && !declares(p.name))
+      for (const KernelParam &p : level.params)
+        if (level.fixed.contains(p.name) && !declares(p.name))
           return entryError(
               entry, "-D " + p.name + " cannot be passed on to " +
                          entry.via->kernel + ".mlir (" + entry.via->text +
                          "), which declares no parameter '" + p.name + "'");
-      build.file = sibling.path;
+      build.file = sibling->path;
       build.sibling = true;
-      declared = &sibling.params;
+      declared = &sibling->params;
       buildStem = entry.via->kernel;
     }
     std::vector<KernelParam> values = *declared;
     llvm::StringSet<> given;
     for (KernelParam &p : values) {
-      if (fixed.contains(p.name)) {
+      if (level.fixed.contains(p.name)) {
         given.insert(p.name);
-        for (const KernelParam &set : params)
+        for (const KernelParam &set : level.params)
           if (set.name == p.name)
             p.value = set.value;
       } else {
@@ -2262,54 +2357,115 @@ static int runDispatch(MLIRContext &context, StringRef self,
     }
     if (failed(applyKeyedParams(*fileMgr, fileText, values, &given)))
       return 1;
+
+    if (!entry.rules.empty()) {
+      // The table, next to the one naming it.
+      SmallString<256> table(llvm::sys::path::parent_path(entry.table));
+      llvm::sys::path::append(table, entry.rules);
+      if (llvm::sys::path::is_absolute(entry.rules))
+        table = entry.rules;
+      if (!llvm::sys::fs::is_regular_file(table))
+        return entryError(entry, "rules=" + entry.rules + ": no table " +
+                                     table +
+                                     " (a rules= path is relative "
+                                     "to the directory of " +
+                                     entry.table + ")");
+      std::string key = build.file + "\n" + table.str().str();
+      for (const KernelParam &p : values)
+        key += "\n" + p.name + "=" + p.value +
+               (given.contains(p.name) ? " fixed" : "");
+      auto same =
+          llvm::find_if(d.levels, [&](const auto &l) { return l->key == key; });
+      if (same != d.levels.end()) {
+        level.levelOf.push_back(same - d.levels.begin());
+        level.buildOf.push_back(~0u);
+        continue;
+      }
+      if (depth + 1 > kMaxRulesDepth)
+        return entryError(entry, "rules=" + entry.rules +
+                                     ": rules= tables "
+                                     "nested more than " +
+                                     Twine(kMaxRulesDepth) +
+                                     " deep (a table that names itself?)");
+      auto nested = std::make_unique<Level>();
+      nested->file = build.file;
+      nested->stem = buildStem.str();
+      nested->table = table.str().str();
+      nested->mgr = fileMgr;
+      nested->text = fileText;
+      nested->dir =
+          (buildStem + ".d" + Twine(d.levelsPerStem[buildStem]++)).str();
+      nested->params = std::move(values);
+      for (const auto &name : given)
+        nested->fixed.insert(name.getKey());
+      nested->key = std::move(key);
+      unsigned nestedIndex = d.levels.size();
+      level.levelOf.push_back(nestedIndex);
+      level.buildOf.push_back(~0u);
+      d.levels.push_back(std::move(nested));
+      if (int rc = planLevel(d, nestedIndex, &entry, depth + 1))
+        return rc;
+      continue;
+    }
     for (const KernelParam &p : values)
       build.config.push_back(p.name + "=" + p.value);
-    auto it = llvm::find_if(builds, [&](const Build &b) {
+    auto it = llvm::find_if(d.builds, [&](const Build &b) {
       return b.file == build.file && b.config == build.config;
     });
-    buildOf.push_back(it - builds.begin());
-    if (it == builds.end()) {
-      build.dir = (buildStem + ".v" + Twine(buildsPerStem[buildStem]++)).str();
-      builds.push_back(std::move(build));
+    level.levelOf.push_back(~0u);
+    level.buildOf.push_back(it - d.builds.begin());
+    if (it == d.builds.end()) {
+      build.dir =
+          (buildStem + ".v" + Twine(d.buildsPerStem[buildStem]++)).str();
+      d.builds.push_back(std::move(build));
+      d.viaFunction.emplace_back();
     }
   }
 
   // The calls of via= entries, checked against both files' functions
   // before anything is built.
-  unsigned own = 0;
-  for (auto [entry, build] : llvm::zip(entries, buildOf))
+  for (auto [entry, build] : llvm::zip(entries, level.buildOf))
     if (!entry.via) {
-      own = build;
+      level.own = build;
       break;
     }
   std::optional<std::vector<std::pair<std::string, SmallVector<Type>>>>
       callerSignatures;
-  // Per build of a via= entry, the function of the other file it calls.
-  std::vector<std::string> viaFunction(builds.size());
-  for (auto [entry, build] : llvm::zip(entries, buildOf)) {
+  for (auto [i, entry] : llvm::enumerate(entries)) {
     if (!entry.via)
       continue;
     if (!callerSignatures) {
       FailureOr<std::string> text = substituteParams(
-          paramsMgr, buffer, withConfig(params, builds[own].config));
+          *level.mgr, level.text,
+          withConfig(level.params, d.builds[level.own].config));
       if (failed(text))
         return 1;
-      auto signatures = functionSignatures(context, *text, inputFile);
+      auto signatures = functionSignatures(d.context, *text, level.file);
       if (failed(signatures))
         return 1;
       callerSignatures = std::move(*signatures);
     }
-    Sibling &sibling = *siblings[entry.via->kernel];
+    bool failedRead;
+    Sibling &sibling =
+        *readSibling(d, level.file, entry.via->kernel, failedRead);
+    // The configuration of the callee: its build's, or that of the build
+    // of the level it is launched through.
+    unsigned build = level.buildOf[i];
+    Level *nested = nullptr;
+    if (build == ~0u) {
+      nested = d.levels[level.levelOf[i]].get();
+      build = nested->own;
+    }
     FailureOr<std::string> text =
         substituteParams(sibling.sourceMgr, sibling.text,
-                         withConfig(sibling.params, builds[build].config));
+                         withConfig(sibling.params, d.builds[build].config));
     if (failed(text))
       return 1;
-    auto calleeSignatures = functionSignatures(context, *text, sibling.path);
+    auto calleeSignatures = functionSignatures(d.context, *text, sibling.path);
     if (failed(calleeSignatures))
       return 1;
     if (callerSignatures->size() != 1)
-      return entryError(entry, entry.via->text + ": " + inputFile +
+      return entryError(entry, entry.via->text + ": " + level.file +
                                    " defines " +
                                    Twine(callerSignatures->size()) +
                                    " functions, expected one (a via= entry "
@@ -2328,145 +2484,258 @@ static int runDispatch(MLIRContext &context, StringRef self,
                             " functions, none named " + entry.via->kernel +
                             " (a via= entry calls the file's one "
                             "function or the one named as the file)");
-    viaFunction[build] = callee->first;
-    if (failed(checkVia(entry, stem, callerSignatures->front().second,
+    (nested ? nested->function : d.viaFunction[build]) = callee->first;
+    if (failed(checkVia(entry, level.stem, callerSignatures->front().second,
                         callee->second)))
       return 1;
   }
+  return 0;
+}
+
+/// Runs this tool (`self`) for build `build` of `d`. Returns the exit
+/// status.
+static int runBuild(StringRef self, const Build &build) {
+  SmallString<256> dir(outputDir);
+  llvm::sys::path::append(dir, build.dir);
+  std::vector<std::string> args = {self.str(),      build.file, "-o",
+                                   dir.str().str(), "--chip",   chip};
+  auto flag = [&](bool on, const char *name) {
+    if (on)
+      args.push_back(name);
+  };
+  auto value = [&](const std::string &v, const char *name) {
+    if (!v.empty())
+      args.push_back(std::string(name) + "=" + v);
+  };
+  value(features, "--features");
+  value(toolkitPath, "--toolkit");
+  value(ptxasPath, "--ptxas");
+  flag(noCubin, "--no-cubin");
+  flag(noFallback, "--no-fallback");
+  flag(noStage, "--no-stage");
+  // The options a kernel file may set, with the values this run took
+  // (from the command line or the file), given explicitly so that each
+  // build agrees with them whatever the file says; another file's
+  // build takes those of the command line and of its own file, and an
+  // option the file sets from a parameter is left to each build, whose
+  // parameters differ.
+  for (const FileOption &option : fileOptions()) {
+    if ((build.sibling || fileOptionsFromParams.contains(option.name)) &&
+        !option.option().getNumOccurrences())
+      continue;
+    std::string value = option.flag
+                            ? (*option.flag ? "true" : "false")
+                            : std::to_string(static_cast<int>(*option.number));
+    args.push_back("--" + std::string(option.name) + "=" + value);
+  }
+  for (const std::string &define : build.config)
+    args.push_back("-D" + define);
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string error;
+  int rc =
+      llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0) {
+    llvm::errs() << "tile-compile: --dispatch: building variant " << build.dir
+                 << " (" << (build.sibling ? build.file + ": " : "")
+                 << llvm::join(build.config, " ") << ") failed"
+                 << (error.empty() ? "" : ": " + error) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+/// The kernel of a build in `dir` that a via= entry calling `function`
+/// launches: its one kernel, or the one of the function's name; empty
+/// where there is neither.
+static std::string calledKernel(const std::vector<std::string> &built,
+                                StringRef function) {
+  std::string named = (function + "_kernel").str();
+  if (built.size() != 1 && llvm::is_contained(built, named))
+    return named;
+  return built.size() == 1 ? built.front() : std::string();
+}
+
+/// --dispatch: compiles each distinct configuration of the table's rule
+/// entries for this kernel and chip into `outputDir`/STEM.vI by running
+/// this tool (`self`) again with every parameter set, then writes, for
+/// each kernel, a version 2 manifest whose variants are those builds under
+/// the entries' rules, in table order. A via= entry's configuration is of
+/// the kernel file it names (next to this one, built into OTHER.vI with
+/// the -D values given), and its variant line carries the entry's views.
+/// A rules= entry's variant is a dispatching manifest of that file in
+/// `outputDir`/OTHER.dI, written the same way from the rule entries of the
+/// table it names (its builds shared with the others).
+/// `paramsMgr` holds `buffer`, this file. Returns the exit status.
+static int runDispatch(MLIRContext &context, StringRef self,
+                       llvm::SourceMgr &paramsMgr, StringRef buffer,
+                       const std::vector<KernelParam> &params,
+                       const llvm::StringSet<> &fixed, StringRef stem) {
+  if (!tunedTable.empty()) {
+    llvm::errs() << "tile-compile: --dispatch and --tuned exclude each "
+                    "other\n";
+    return 1;
+  }
+  Dispatch d{context, {}, {}, {}, {}, {}, {}};
+  {
+    auto top = std::make_unique<Level>();
+    top->file = inputFile;
+    top->stem = stem.str();
+    top->table = dispatchTable;
+    top->mgr = &paramsMgr;
+    top->text = buffer;
+    top->params = params;
+    for (const auto &name : fixed)
+      top->fixed.insert(name.getKey());
+    d.levels.push_back(std::move(top));
+  }
+  if (int rc = planLevel(d, 0, nullptr, 0))
+    return rc;
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
                  << ec.message() << "\n";
     return 1;
   }
-  for (const Build &build : builds) {
+  for (const Build &build : d.builds)
+    if (int rc = runBuild(self, build))
+      return rc;
+
+  // The kernels of each level's file: the manifests of a build of it,
+  // less the fallbacks. A via= entry's build must have one kernel, or one
+  // of its function's name, which stands in for the file's one kernel.
+  auto builtIn = [&](unsigned build) {
     SmallString<256> dir(outputDir);
-    llvm::sys::path::append(dir, build.dir);
-    std::vector<std::string> args = {self.str(),      build.file, "-o",
-                                     dir.str().str(), "--chip",   chip};
-    auto flag = [&](bool on, const char *name) {
-      if (on)
-        args.push_back(name);
-    };
-    auto value = [&](const std::string &v, const char *name) {
-      if (!v.empty())
-        args.push_back(std::string(name) + "=" + v);
-    };
-    value(features, "--features");
-    value(toolkitPath, "--toolkit");
-    value(ptxasPath, "--ptxas");
-    flag(noCubin, "--no-cubin");
-    flag(noFallback, "--no-fallback");
-    flag(noStage, "--no-stage");
-    // The options a kernel file may set, with the values this run took
-    // (from the command line or the file), given explicitly so that each
-    // build agrees with them whatever the file says; another file's
-    // build takes those of the command line and of its own file, and an
-    // option the file sets from a parameter is left to each build, whose
-    // parameters differ.
-    for (const FileOption &option : fileOptions()) {
-      if ((build.sibling || fileOptionsFromParams.contains(option.name)) &&
-          !option.option().getNumOccurrences())
+    llvm::sys::path::append(dir, d.builds[build].dir);
+    return builtKernels(dir);
+  };
+  std::vector<std::string> viaKernel(d.builds.size());
+  for (auto &level : d.levels) {
+    std::vector<std::string> kernels = builtIn(level->own);
+    if (level.get() != d.levels.front().get())
+      level->kernel = calledKernel(kernels, level->function);
+    for (auto [i, entry] : llvm::enumerate(level->entries)) {
+      if (!entry.via)
         continue;
-      std::string value =
-          option.flag ? (*option.flag ? "true" : "false")
-                      : std::to_string(static_cast<int>(*option.number));
-      args.push_back("--" + std::string(option.name) + "=" + value);
-    }
-    for (const std::string &define : build.config)
-      args.push_back("-D" + define);
-    SmallVector<StringRef> argRefs(args.begin(), args.end());
-    std::string error;
-    int rc = llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0,
-                                       &error);
-    if (rc != 0) {
-      llvm::errs() << "tile-compile: --dispatch: building variant " << build.dir
-                   << " (" << (build.sibling ? build.file + ": " : "")
-                   << llvm::join(build.config, " ") << ") failed"
-                   << (error.empty() ? "" : ": " + error) << "\n";
-      return 1;
-    }
-  }
-  // The kernels of the file: the manifests of a build of it, less the
-  // fallbacks. A via= entry's build must have one kernel, which stands in
-  // for the file's one kernel.
-  SmallString<256> first(outputDir);
-  llvm::sys::path::append(first, builds[own].dir);
-  std::vector<std::string> kernels = builtKernels(first);
-  std::vector<std::string> viaKernel(builds.size());
-  for (auto [entry, build] : llvm::zip(entries, buildOf)) {
-    if (!entry.via || !viaKernel[build].empty())
-      continue;
-    SmallString<256> dir(outputDir);
-    llvm::sys::path::append(dir, builds[build].dir);
-    // The callee function's kernel: its build's one kernel, or the one
-    // of the function's name.
-    std::vector<std::string> built = builtKernels(dir);
-    std::string named = viaFunction[build] + "_kernel";
-    if (built.size() != 1 && llvm::is_contained(built, named))
-      built = {named};
-    for (auto [file, count] :
-         {std::make_pair(StringRef(inputFile), kernels.size()),
-          std::make_pair(StringRef(builds[build].file), built.size())})
-      if (count != 1)
-        return entryError(
-            entry, entry.via->text + ": " + file + " has " + Twine(count) +
-                       " kernels, expected one or one named " + named +
-                       " (a via= entry's kernel stands in for "
-                       "the file's)");
-    viaKernel[build] = built.front();
-  }
-  for (const std::string &kernel : kernels) {
-    SmallString<256> firstManifest(first);
-    llvm::sys::path::append(firstManifest, kernel + ".manifest");
-    auto text = llvm::MemoryBuffer::getFile(firstManifest);
-    if (!text) {
-      llvm::errs() << "tile-compile: cannot read " << firstManifest << "\n";
-      return 1;
-    }
-    std::string manifest;
-    llvm::raw_string_ostream os(manifest);
-    os << "tile-launch-manifest 2\n"
-       << "# compiled by tile-compile from " << inputFile << " for " << chip
-       << ": the first variant whose rule holds for the arguments is "
-          "launched";
-    if (llvm::any_of(entries, [](const TableEntry &e) { return e.cost; }))
-      os << " (of consecutive costed ones, the least cost x waves)";
-    os << "\n";
-    printFileOptions(os);
-    os << "# dispatch rules: " << dispatchTable << " (sizes";
-    for (auto size : sizes)
-      os << " " << size.first << "=" << size.second;
-    os << ")\n";
-    for (const std::string &param : interfaceParams((*text)->getBuffer()))
-      os << "param " << param << "\n";
-    for (auto [entry, build] : llvm::zip(entries, buildOf)) {
-      std::string rule = ruleOf(entry, sizes);
-      const Build &b = builds[build];
-      os << "# " << dispatchTable << ":" << entry.line << ": "
-         << (entry.via ? entry.via->text + " " : "")
-         << llvm::join(b.config, " ") << "\n"
-         << "variant " << b.dir << "/"
-         << (entry.via ? viaKernel[build] : kernel) << ".manifest";
-      if (entry.via) {
-        for (auto [i, arg] : llvm::enumerate(entry.via->args))
-          if (arg.arg != i)
-            os << " bind arg" << i << " arg" << arg.arg;
-        for (const ViaArg &arg : entry.via->args)
-          if (arg.transpose)
-            os << " view transpose arg" << arg.arg;
+      unsigned build = level->buildOf[i];
+      std::string named = "";
+      size_t count;
+      StringRef file;
+      if (build == ~0u) {
+        Level &nested = *d.levels[level->levelOf[i]];
+        std::vector<std::string> built = builtIn(nested.own);
+        count = built.size();
+        file = nested.file;
+        named = nested.function + "_kernel";
+        if (!calledKernel(built, nested.function).empty())
+          count = 1;
+      } else {
+        std::vector<std::string> built = builtIn(build);
+        count = built.size();
+        file = d.builds[build].file;
+        named = d.viaFunction[build] + "_kernel";
+        viaKernel[build] = calledKernel(built, d.viaFunction[build]);
+        if (!viaKernel[build].empty())
+          count = 1;
       }
-      if (entry.cost)
-        os << " cost " << entry.cost;
-      os << (rule.empty() ? "" : " when " + rule) << "\n";
+      for (auto [f, n] :
+           {std::make_pair(StringRef(level->file), kernels.size()),
+            std::make_pair(file, count)})
+        if (n != 1)
+          return entryError(entry,
+                            entry.via->text + ": " + f + " has " + Twine(n) +
+                                " kernels, expected one or one named " + named +
+                                " (a via= entry's kernel stands in for "
+                                "the file's)");
     }
-    SmallString<256> path(outputDir);
-    llvm::sys::path::append(path, kernel + ".manifest");
-    if (failed(writeFile(path, manifest)))
-      return 1;
-    llvm::outs() << "tile-compile: " << kernel << " -> " << path
-                 << " (dispatch over " << entries.size() << " rules, "
-                 << builds.size() << " builds)\n";
+  }
+
+  // The manifests, the nested levels' first: one per kernel of the
+  // level's file (of a nested level, the one its callers launch).
+  for (size_t index = d.levels.size(); index-- > 0;) {
+    const Level &level = *d.levels[index];
+    bool nested = index != 0;
+    std::vector<std::string> kernels = builtIn(level.own);
+    if (nested)
+      kernels = {level.kernel};
+    // Paths of the variants, from the manifest's directory.
+    std::string up = nested ? "../" : "";
+    for (const std::string &kernel : kernels) {
+      SmallString<256> ownManifest(outputDir);
+      llvm::sys::path::append(ownManifest, d.builds[level.own].dir,
+                              kernel + ".manifest");
+      auto text = llvm::MemoryBuffer::getFile(ownManifest);
+      if (!text) {
+        llvm::errs() << "tile-compile: cannot read " << ownManifest << "\n";
+        return 1;
+      }
+      std::string manifest;
+      llvm::raw_string_ostream os(manifest);
+      os << "tile-launch-manifest 2\n"
+         << "# compiled by tile-compile from " << level.file << " for " << chip
+         << ": the first variant whose rule holds for the arguments is "
+            "launched";
+      if (llvm::any_of(level.entries,
+                       [](const TableEntry &e) { return e.cost; }))
+        os << " (of consecutive costed ones, the least cost x waves)";
+      os << "\n";
+      if (!nested)
+        printFileOptions(os);
+      os << "# dispatch rules: " << level.table << " (sizes";
+      for (auto size : level.sizes)
+        os << " " << size.first << "=" << size.second;
+      os << ")\n";
+      for (const std::string &param : interfaceParams((*text)->getBuffer()))
+        os << "param " << param << "\n";
+      for (auto [i, entry] : llvm::enumerate(level.entries)) {
+        std::string rule = ruleOf(entry, level.sizes);
+        unsigned build = level.buildOf[i];
+        os << "# " << entry.table << ":" << entry.line << ": "
+           << (entry.via ? entry.via->text + " " : "");
+        if (build == ~0u) {
+          const Level &called = *d.levels[level.levelOf[i]];
+          os << "rules=" << entry.rules;
+          for (auto &[name, value] : entry.assigned)
+            os << " " << name << "=" << value;
+          os << "\n"
+             << "variant " << up << called.dir << "/" << called.kernel
+             << ".manifest";
+        } else {
+          const Build &b = d.builds[build];
+          os << llvm::join(b.config, " ") << "\n"
+             << "variant " << up << b.dir << "/"
+             << (entry.via ? viaKernel[build] : kernel) << ".manifest";
+        }
+        if (entry.via) {
+          for (auto [j, arg] : llvm::enumerate(entry.via->args))
+            if (arg.arg != j)
+              os << " bind arg" << j << " arg" << arg.arg;
+          for (const ViaArg &arg : entry.via->args)
+            if (arg.transpose)
+              os << " view transpose arg" << arg.arg;
+        }
+        if (entry.cost)
+          os << " cost " << entry.cost;
+        os << (rule.empty() ? "" : " when " + rule) << "\n";
+      }
+      SmallString<256> path(outputDir);
+      llvm::sys::path::append(path, level.dir, kernel + ".manifest");
+      if (nested)
+        if (std::error_code ec = llvm::sys::fs::create_directories(
+                llvm::sys::path::parent_path(path))) {
+          llvm::errs() << "tile-compile: cannot create "
+                       << llvm::sys::path::parent_path(path) << ": "
+                       << ec.message() << "\n";
+          return 1;
+        }
+      if (failed(writeFile(path, manifest)))
+        return 1;
+      llvm::outs() << "tile-compile: " << kernel << " -> " << path
+                   << " (dispatch over " << level.entries.size() << " rules";
+      if (nested)
+        llvm::outs() << " of " << level.table << ")\n";
+      else
+        llvm::outs() << ", " << d.builds.size() << " builds)\n";
+    }
   }
   return 0;
 }
