@@ -66,6 +66,10 @@
 // tile.params(BK=32): BKU=8
 // tile.params(BK=64): BKU=16
 // tile.params(BK=256): BKU=64
+// The sizes that kernels/gemv_tuned.txt's gemv_kn rules range over
+// (tile-compile --dispatch): M rows of Y, N its columns, K rows of W (X is
+// M x K, or K x M with XT=1).
+// tile.dispatch: M=arg2.dim0 N=arg2.dim1 K=arg1.dim0
 
 #wtile = #tile.fragment<threads = ${THREADS}, map = (k, n) ->
   ((k floordiv (${BK} floordiv ${GROUPS})) * ${CT} + n floordiv ${VE},
