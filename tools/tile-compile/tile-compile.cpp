@@ -2191,6 +2191,9 @@ struct Level {
   std::string function, kernel;
   /// What makes two rules= entries' levels the same manifest.
   std::string key;
+  /// Set once its entries are planned: a rules= entry that names a level
+  /// not yet planned leads back to a table that names it.
+  bool planned = false;
 };
 
 /// The state of one --dispatch run: the builds, shared by all levels
@@ -2377,6 +2380,11 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
       auto same =
           llvm::find_if(d.levels, [&](const auto &l) { return l->key == key; });
       if (same != d.levels.end()) {
+        if (!(*same)->planned)
+          return entryError(entry, "rules=" + entry.rules +
+                                       ": a cycle: the table's rules lead "
+                                       "back to itself for " +
+                                       buildStem + " with the same parameters");
         level.levelOf.push_back(same - d.levels.begin());
         level.buildOf.push_back(~0u);
         continue;
@@ -2489,6 +2497,7 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
                         callee->second)))
       return 1;
   }
+  level.planned = true;
   return 0;
 }
 
