@@ -989,11 +989,25 @@ tileRtStatus tileRtManifestPlatform(const tileRtManifest *manifest,
     return TILE_RT_SUCCESS;
   }
   // A dispatching manifest: its variants are built for one chip; the
-  // first says which. Parsed on the heap, as a manifest is large.
+  // first says which, or, itself dispatching, its first, and so on.
+  // Parsed on the heap, as a manifest is large.
   tileRtManifest *variant = (tileRtManifest *)malloc(sizeof(*variant));
   if (!variant)
     return tileRtFail(TILE_RT_ERROR_OUT_OF_MEMORY, "out of memory");
   tileRtStatus s = tileRtManifestParseFile(manifest->variants[0].path, variant);
+  for (int depth = 1;
+       s == TILE_RT_SUCCESS && !variant->hasKernel && variant->numVariants;
+       ++depth) {
+    if (depth > TILE_RT_MAX_VARIANT_DEPTH) {
+      s = tileRtFail(TILE_RT_ERROR_PARSE,
+                     "%s: variants nested more than %d deep (a cycle?)",
+                     manifest->path, TILE_RT_MAX_VARIANT_DEPTH);
+      break;
+    }
+    char path[sizeof(variant->variants[0].path)];
+    snprintf(path, sizeof(path), "%s", variant->variants[0].path);
+    s = tileRtManifestParseFile(path, variant);
+  }
   if (s == TILE_RT_SUCCESS)
     *out = tileRtBinaryPlatform(variant->binaryKind);
   free(variant);
