@@ -273,6 +273,9 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
 // CHECK: arith.addi %[[BEFORE]], %{{.+}} : index
 // CHECK: scf.for
 // CHECK: "wgmma.wait_group.sync.aligned 1;"
+// wgmma reads Q, K and V through the async proxy, as TMA writes them: no
+// proxy fence before the releases.
+// CHECK-NOT: nvvm.fence.proxy
 // CHECK: %[[QEMPTY:.+]] = arith.addi %[[BASE]], %c56 : index
 // CHECK: nvvm.mbarrier.arrive
 // CHECK-NEXT: scf.for
@@ -327,6 +330,56 @@ func.func @attention_tiles(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memre
         memref.store %p, %P[%i, %jj] : memref<128x64xf16, #tile.fragment>
       }
       tile.gemm %P, %Vs -> %Of policy(full_row) : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x64xf32, #tile.fragment>
+    }
+    tile.copy %Of -> %O[%q0, %c0] : memref<128x64xf32, #tile.fragment> -> memref<?x64xf16>
+  }
+  return
+}
+
+// -----
+
+// The same with both gemms on mma.sync, whose ldmatrix reads go through
+// the generic proxy: each release of a slot, and of Q for the next tile,
+// is preceded by the proxy fence that orders those reads before the
+// producer's TMA writes into the same buffers.
+
+// CHECK-LABEL: func.func @attention_tiles_mma_sync
+// CHECK: nvgpu.mma.sync
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: %[[QEMPTY2:.+]] = arith.addi %{{.+}}, %c56 : index
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: } {tile.tiles}
+func.func @attention_tiles_mma_sync(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf16>, %n: index, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.kernel blocks(%bx) in (%gx) threads(256) {
+    %Qs = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Ks = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %Vs = tile.alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %S = tile.alloc : memref<128x64xf32, #tile.fragment>
+    %P = tile.alloc : memref<128x64xf16, #tile.fragment>
+    %Of = tile.alloc : memref<128x64xf32, #tile.fragment>
+    %q0 = arith.muli %bx, %c128 : index
+    tile.copy %Q[%q0, %c0] -> %Qs : memref<?x64xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.clear %Of : memref<128x64xf32, #tile.fragment>
+    tile.pipelined %j = %c0 to %n step %c1 stages(3) order [0, 1, 2, 4, 3] stage [0, 0, 1, 1, 2] {
+      %k0 = arith.muli %j, %c64 : index
+      tile.copy %K[%k0, %c0] -> %Ks : memref<?x64xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %V[%k0, %c0] -> %Vs : memref<?x64xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %Qs, %Ks -> %S transpose_b clear_accum policy(full_row)
+          {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %jj) in (128, 64) {
+        %s = memref.load %S[%i, %jj] : memref<128x64xf32, #tile.fragment>
+        %p = arith.truncf %s : f32 to f16
+        memref.store %p, %P[%i, %jj] : memref<128x64xf16, #tile.fragment>
+      }
+      tile.gemm %P, %Vs -> %Of policy(full_row)
+          {mma = #tile.mma<mma_sync m16n8k16, f16 x f16 -> f32>} : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x64xf32, #tile.fragment>
     }
     tile.copy %Of -> %O[%q0, %c0] : memref<128x64xf32, #tile.fragment> -> memref<?x64xf16>
   }

@@ -29,6 +29,7 @@
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.fence.proxy
 // CHECK: nvvm.mbarrier.arrive %{{.+}} : !llvm.ptr<3>
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: scf.for
@@ -390,6 +391,44 @@ func.func @splitk_cluster_repeated(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C:
     scf.for %r = %c0 to %c2 step %c1 {
       tile.cluster_reduce add %Cs -> %C[%r, %n] : memref<128x128xf32, #gpu.address_space<workgroup>> -> memref<?x?xf16>
     }
+  }
+  return
+}
+
+// -----
+
+// With 32 rows the gemm runs mma.sync, whose ldmatrix reads of a slot go
+// through the generic proxy, and the producer refills the slot through
+// the async proxy (TMA): each release is preceded by a proxy fence, or a
+// warp may still be reading the slot as the next step lands in it (seen
+// as wrong products on an H200 with two blocks on each SM).
+
+// CHECK-LABEL: func.func @mma_sync_consumers
+// CHECK: tile.producer_threads = 128
+// CHECK: nvgpu.mma.sync
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.mbarrier.arrive %{{.+}} : !llvm.ptr<3>
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+func.func @mma_sync_consumers(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %steps = arith.ceildivui %K, %c64 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc : memref<32x64xf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %Cf = tile.alloc : memref<32x128xf32, #tile.fragment>
+    tile.clear %Cf : memref<32x128xf32, #tile.fragment>
+    tile.pipelined %k = %c0 to %steps step %c1 stages(4) {
+      %kk = arith.muli %k, %c64 : index
+      tile.copy %A[%c0, %kk] -> %As : memref<?x?xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%c0, %kk] -> %Bs : memref<?x?xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs -> %Cf transpose_b : memref<32x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<32x128xf32, #tile.fragment>
+    }
+    tile.copy %Cf -> %C[%c0, %c0] : memref<32x128xf32, #tile.fragment> -> memref<?x?xf16>
   }
   return
 }

@@ -753,12 +753,16 @@ struct GemmModel : public TileOpInterface::ExternalModel<GemmModel, GemmOp> {
   void getTileAccesses(Operation *op,
                        SmallVectorImpl<TileAccess> &accesses) const {
     auto gemm = cast<GemmOp>(op);
-    // wgmma reads its shared operands through the async proxy; a gemm whose
-    // instruction is not chosen yet may be one.
+    // wgmma reads its shared operands through the async proxy, the other
+    // instructions (ldmatrix, ld.shared) through the generic one; a gemm
+    // whose instruction is not chosen yet may be either.
     MmaAttr mma = gemm.getMmaAttr();
     bool asyncProxy = !mma || mma.readsSharedThroughAsyncProxy();
-    accesses.push_back({gemm.getA(), AccessKind::Read, false, asyncProxy});
-    accesses.push_back({gemm.getB(), AccessKind::Read, false, asyncProxy});
+    bool genericProxy = !mma || !mma.readsSharedThroughAsyncProxy();
+    accesses.push_back(
+        {gemm.getA(), AccessKind::Read, false, asyncProxy, genericProxy});
+    accesses.push_back(
+        {gemm.getB(), AccessKind::Read, false, asyncProxy, genericProxy});
     accesses.push_back({gemm.getC(), AccessKind::Read});
     accesses.push_back({gemm.getC(), AccessKind::Write});
   }

@@ -718,6 +718,38 @@ static bool takeTurnsInLaggedReaders(MutableArrayRef<scf::ForOp> loops,
   return true;
 }
 
+/// Whether `ops` may read or write what `loads` load through the generic
+/// proxy (ld.shared, ldmatrix: all but wgmma's operand reads). The producer
+/// then refills a slot they release through the other proxy, the TMA's, and
+/// only a proxy fence orders their accesses before that write: without
+/// one, mma.sync consumers were measured reading the next step's data in
+/// 2-4% of launches (bench/RESULTS.md, "Sixteen rows").
+static bool accessesThroughGenericProxy(ArrayRef<Operation *> ops,
+                                        ArrayRef<TmaLoad> loads,
+                                        ArrayRef<TmaLoad> prologue) {
+  llvm::DenseSet<Value> loaded;
+  for (const TmaLoad &load : llvm::concat<const TmaLoad>(loads, prologue))
+    loaded.insert(getSharedRoot(load.copy.dest));
+  auto generic = [&](Operation *op) {
+    // A tile operator describes the operations of its regions itself.
+    if (op->getParentOp() && isa<TileOpInterface>(op->getParentOp()))
+      return false;
+    SmallVector<TileAccess> accesses;
+    getAccesses(op, accesses);
+    return llvm::any_of(accesses, [&](const TileAccess &access) {
+      return access.genericProxy &&
+             loaded.contains(getSharedRoot(access.buffer));
+    });
+  };
+  return llvm::any_of(ops, [&](Operation *op) {
+    return op->walk([&](Operation *inner) {
+               return generic(inner) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+             })
+        .wasInterrupted();
+  });
+}
+
 /// Rewrites `kernel` around its pipelined `loop` into a producer
 /// warpgroup, added after the kernel's threads, that issues the TMA
 /// `loads` of every iteration into `slots` slots (the multi-buffered
@@ -894,6 +926,12 @@ static void warpSpecialize(
   };
 
   // Consumers: wait for the slot, run the body on it, release it.
+  bool proxyFence = accessesThroughGenericProxy(consumers, loads, prologue);
+  auto fenceForAsyncProxy = [&](OpBuilder &ob) {
+    NVVM::FenceProxyOp::create(
+        ob, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  };
   {
     // The iterations of the earlier tiles, which the tile loop carries.
     Value before;
@@ -914,6 +952,8 @@ static void warpSpecialize(
     // The warp's reads of slot `slot` are done: release it.
     auto release = [&](OpBuilder &cb, Value slot) {
       Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
+      if (proxyFence)
+        fenceForAsyncProxy(cb);
       if (!multicast) {
         NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
                                        Value());
@@ -1008,6 +1048,8 @@ static void warpSpecialize(
     }
     if (prologuePerTile) {
       OpBuilder ab(prologueDone);
+      if (proxyFence)
+        fenceForAsyncProxy(ab);
       NVVM::MBarrierArriveOp::create(
           ab, loc, Type(), barrier(ab, idx(ab, 2 * slots + 1)), Value());
     }

@@ -58,6 +58,10 @@ struct TileAccess {
   /// Read through the async proxy (wgmma operands), which needs a proxy
   /// fence after generic-proxy writes.
   bool asyncProxy = false;
+  /// Made, perhaps also, through the generic proxy (ld.shared, ldmatrix:
+  /// everything but wgmma's operand reads), which needs a proxy fence
+  /// before async-proxy writes (TMA) of the buffer that follow it.
+  bool genericProxy = true;
 };
 
 /// A copy from global into shared memory that a pipelined loop may issue
