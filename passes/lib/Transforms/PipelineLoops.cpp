@@ -723,7 +723,7 @@ static bool takeTurnsInLaggedReaders(MutableArrayRef<scf::ForOp> loops,
 /// then refills a slot they release through the other proxy, the TMA's, and
 /// only a proxy fence orders their accesses before that write: without
 /// one, mma.sync consumers were measured reading the next step's data in
-/// 2-4% of launches (bench/RESULTS.md, "Sixteen rows").
+/// 2-4% of launches (bench/RESULTS.md, "The proxy fence").
 static bool accessesThroughGenericProxy(ArrayRef<Operation *> ops,
                                         ArrayRef<TmaLoad> loads,
                                         ArrayRef<TmaLoad> prologue) {
