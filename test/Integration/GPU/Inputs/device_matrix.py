@@ -50,6 +50,20 @@ class DeviceMatrix(object):
         return struct.unpack_from("<%d%s" % (self.rows * self.cols, self.fmt),
                                   buf.raw)
 
+    def download_bytes(self):
+        """The matrix's bytes as they are in device memory."""
+        buf = ctypes.create_string_buffer(self.bytes)
+        check(L.tileRtMemcpyDtoH(buf, self.ptr.value, self.bytes))
+        return buf.raw
+
+    def upload_periodic(self, pattern):
+        """Fills the matrix with `pattern` (values) repeated from the first
+        element on, in one copy: element i holds pattern[i % len(pattern)]."""
+        one = struct.pack("<%d%s" % (len(pattern), self.fmt), *pattern)
+        count = self.rows * self.cols
+        buf = (one * (count // len(pattern) + 1))[:self.bytes]
+        check(L.tileRtMemcpyHtoD(self.ptr.value, buf, len(buf)))
+
     def poison(self):
         """Fills the matrix with 0xff bytes (NaN as f16)."""
         check(L.tileRtMemset8(self.ptr.value, 0xff, self.bytes))
