@@ -1,20 +1,22 @@
-# gemv_kn configurations on the one-row NN products of the V shapes:
-# y = x W (W K x N), cold L2, median of REPS, cuBLAS (torch.matmul) timed
+# gemv_kn configurations on the NN products of M rows of X:
+# y = x W (W K x N; NK='NxK,...' in the environment; sweep.py NAMES M), cold L2, median of REPS, cuBLAS (torch.matmul) timed
 # before and after each variant, the faster counted; outputs poisoned and
 # checked first.
 import sys, torch, tile, harness
 harness.COOL_S = 0.02
 names = sys.argv[1].split(',')
+M = int(sys.argv[2])
 REPS = 50
-shapes = [(16384,16384),(43008,14336),(14336,14336),(57344,14336),(14336,57344),(9216,9216),(36864,9216),(9216,36864)]
+import os
+shapes = [tuple(map(int, p.split('x'))) for p in os.environ['NK'].split(',')]
 kern = {n: tile.load(f'.dev/gk2/{n}/gemv_kn_kernel.manifest') for n in names}
 for rnd in (1, 2):
     order = names if rnd == 1 else names[::-1]
     for n, k in shapes:
-        x = (torch.rand(1, k, device='cuda') - 0.5).half()
+        x = (torch.rand(M, k, device='cuda') - 0.5).half()
         W = (torch.rand(k, n, device='cuda') - 0.5).half()
         ref = x.float() @ W.float()
-        y = torch.empty(1, n, device='cuda', dtype=torch.half)
+        y = torch.empty(M, n, device='cuda', dtype=torch.half)
         line = []
         for name in order:
             y.fill_(float('nan')); kern[name](x, W, y); torch.cuda.synchronize()
@@ -26,5 +28,5 @@ for rnd in (1, 2):
             b = min(b1, b2)
             gbs = 2.0 * n * k / (t * 1e-3) / 1e9
             line.append(f'{name}:{gbs:.0f}GB/s {b/t:.2f}x{"" if ok else " WRONG"}')
-        print(f'round {rnd} 1x{n}x{k}: ' + '  '.join(line), flush=True)
+        print(f'round {rnd} {M}x{n}x{k}: ' + '  '.join(line), flush=True)
         del x, W, y, ref

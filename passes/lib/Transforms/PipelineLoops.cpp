@@ -742,10 +742,11 @@ static bool accessesThroughGenericProxy(ArrayRef<Operation *> ops,
     });
   };
   return llvm::any_of(ops, [&](Operation *op) {
-    return op->walk([&](Operation *inner) {
-               return generic(inner) ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-             })
+    return op
+        ->walk([&](Operation *inner) {
+          return generic(inner) ? WalkResult::interrupt()
+                                : WalkResult::advance();
+        })
         .wasInterrupted();
   });
 }

@@ -4,9 +4,10 @@
 # launch's difference is fitted against the per-K-step contributions.
 import sys, time, torch, tile
 torch.manual_seed(1)
-K0 = '.dev/s2/k'
+import os
+K0 = os.environ.get('K0', '.dev/s2/k')
 REPS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-only = sys.argv[2].split(',') if len(sys.argv) > 2 else None
+only = sys.argv[2].split(',') if len(sys.argv) > 2 and sys.argv[2] != 'all' else None
 
 def explain(C, first, A, B, layout, bm, bn, bk, tag):
     d = (C.float() - first.float())
@@ -55,18 +56,30 @@ def run(name, layout, m, n, k, bm, bn, bk):
     torch.cuda.synchronize()
     print(f'{name} {layout} {m}x{n}x{k}: first err {err:.3g}; {bad} of {REPS} launches differ ({time.time()-t0:.1f} s)', flush=True)
 
-P = {'g32s2': 32, 'g32s2f': 32, 'g32s1': 32, 'g32s2nw': 32, 'g16s2': 16, 'g64s2': 64, 'n32s2': 32}
-plan = [
-  ('g32s2', 'nt', [(27,22824,4168), (32,22824,4168), (27,22824,4096), (32,22824,4096), (27,4096,4168), (27,8192,4168), (27,45000,4168)]),
-  ('g32s2f', 'nt', [(27,22824,4168), (32,22824,4096)]),
-  ('g32s1', 'nt', [(27,22824,4168), (32,22824,4096)]),
-  ('g32s2nw', 'nt', [(27,22824,4168)]),
-  ('g16s2', 'nt', [(13,22824,4168), (16,22824,4168), (16,45000,4096)]),
-  ('g64s2', 'nt', [(27,22824,4168), (64,22824,4096)]),
-  ('n32s2', 'nn', [(27,22824,4168), (32,22824,4096)]),
-]
-for name, layout, shapes in plan:
+# The builds (folder under K0: BM) and shapes of the two runs: `before`
+# (the compiler without the fence, K0=.dev/s2/k) and `after` (with it,
+# K0=.dev/fx/k); the third argument names the run.
+P = {'g32s2': 32, 'g32s2f': 32, 'g32s1': 32, 'g32s2nw': 32, 'g16s2': 16,
+     'g64s2': 64, 'n32s2': 32, 'n16s2': 16}
+PLANS = {
+  'before': [
+    ('g32s2', 'nt', [(27,22824,4168), (32,22824,4168), (27,22824,4096), (32,22824,4096), (27,4096,4168), (27,8192,4168), (27,45000,4168)]),
+    ('g32s2f', 'nt', [(27,22824,4168), (32,22824,4096)]),
+    ('g32s1', 'nt', [(27,22824,4168), (32,22824,4096)]),
+    ('g32s2nw', 'nt', [(27,22824,4168)]),
+    ('g16s2', 'nt', [(13,22824,4168), (16,22824,4168), (16,45000,4096)]),
+    ('g64s2', 'nt', [(27,22824,4168), (64,22824,4096)]),
+    ('n32s2', 'nn', [(27,22824,4168), (32,22824,4096)]),
+  ],
+  'after': [
+    ('g32s2', 'nt', [(27,22824,4168), (32,22824,4168), (27,22824,4096), (32,22824,4096), (27,45000,4168), (19,38656,19376)]),
+    ('g16s2', 'nt', [(13,22824,4168), (16,45000,4096), (5,20904,21200)]),
+    ('n32s2', 'nn', [(27,22824,4168), (32,22824,4096), (21,42184,10936)]),
+    ('n16s2', 'nn', [(13,22824,4168), (11,6000,4168)]),
+  ],
+}
+for name, layout, shapes in PLANS[sys.argv[3] if len(sys.argv) > 3 else 'after']:
     if only and name not in only:
         continue
     for m, n, k in shapes:
-        run(name, layout, m, n, k, P[name], 128, 64)
+        run(name, layout, m, n, k, P[name], 128 if name != 'n16s2' else 64, 64 if name != 'n16s2' else 128)
