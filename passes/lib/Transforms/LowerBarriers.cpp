@@ -120,13 +120,17 @@ static bool isLoop(Operation *op) {
   return isa<scf::ForOp, scf::WhileOp, scf::ParallelOp, PipelinedOp>(op);
 }
 
+void mlir::tile::emitAsyncProxyFence(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 void mlir::tile::emitSharedBarrier(OpBuilder &b, Location loc,
                                    bool asyncProxy) {
   if (asyncProxy)
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    emitAsyncProxyFence(b, loc);
   gpu::BarrierOp::create(b, loc);
 }
 

@@ -928,11 +928,6 @@ static void warpSpecialize(
 
   // Consumers: wait for the slot, run the body on it, release it.
   bool proxyFence = accessesThroughGenericProxy(consumers, loads, prologue);
-  auto fenceForAsyncProxy = [&](OpBuilder &ob) {
-    NVVM::FenceProxyOp::create(
-        ob, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  };
   {
     // The iterations of the earlier tiles, which the tile loop carries.
     Value before;
@@ -954,7 +949,7 @@ static void warpSpecialize(
     auto release = [&](OpBuilder &cb, Value slot) {
       Value empty = arith::AddIOp::create(cb, loc, slot, idx(cb, slots));
       if (proxyFence)
-        fenceForAsyncProxy(cb);
+        emitAsyncProxyFence(cb, loc);
       if (!multicast) {
         NVVM::MBarrierArriveOp::create(cb, loc, Type(), barrier(cb, empty),
                                        Value());
@@ -1050,7 +1045,7 @@ static void warpSpecialize(
     if (prologuePerTile) {
       OpBuilder ab(prologueDone);
       if (proxyFence)
-        fenceForAsyncProxy(ab);
+        emitAsyncProxyFence(ab, loc);
       NVVM::MBarrierArriveOp::create(
           ab, loc, Type(), barrier(ab, idx(ab, 2 * slots + 1)), Value());
     }

@@ -159,6 +159,9 @@ void insertSharedBarriers(KernelOp kernel);
 /// preceded, with `asyncProxy`, by the fence that orders them before reads
 /// through the async proxy (wgmma operands, TMA stores).
 void emitSharedBarrier(OpBuilder &b, Location loc, bool asyncProxy);
+/// Emits the fence that orders the thread's generic-proxy accesses of
+/// shared memory with the async proxy's (`fence.proxy.async.shared::cta`).
+void emitAsyncProxyFence(OpBuilder &b, Location loc);
 
 /// Marks the copies a pipelined loop issues ahead as cp.async copies.
 inline constexpr llvm::StringLiteral kAsyncCopyAttr =
