@@ -4,12 +4,14 @@
 // of 8 halves (registers 0..7). One test per block picks the path: when the
 // whole 2x16 tile is inside the tensor and aligned, plain vector loads;
 // otherwise each vector is loaded whole when it is in bounds and aligned,
-// else by one masked load that reads zeros outside. The fragment becomes a
+// is zeros when wholly outside, else comes from one masked load that reads
+// zeros outside. The fragment becomes a
 // private array of 8 registers; the converted f32 values go to global as
 // two 16-byte vectors, with masked stores on the edge path.
 
 #frag = #tile.fragment<[2, 16], threads = 4, (d0, d1) -> (d0 * 2 + d1 floordiv 8, d1 mod 8)>
 // CHECK-LABEL: func.func @global_to_fragment
+// CHECK: %[[ZEROS:.+]] = arith.constant dense<0.000000e+00> : vector<8xf16>
 // CHECK: tile.kernel
 // CHECK: %[[TID:.+]] = gpu.thread_id x
 // CHECK: %[[REGS:.+]] = tile.alloc : memref<8xf16, #gpu.address_space<private>>
@@ -21,7 +23,12 @@
 // CHECK: scf.if %{{.+}} -> (vector<8xf16>)
 // CHECK: vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 // CHECK: else
-// CHECK: vector.maskedload %{{.+}} : memref<?x?xf16>, vector<8xi1>, vector<8xf16> into vector<8xf16>
+// CHECK: %[[COUNT:.+]] = arith.select %{{.+}}, %{{.+}}, %c0 : index
+// CHECK-NEXT: %[[NONE:.+]] = arith.cmpi eq, %[[COUNT]], %c0 : index
+// CHECK-NEXT: scf.if %[[NONE]] -> (vector<8xf16>) {
+// CHECK-NEXT: scf.yield %[[ZEROS]] : vector<8xf16>
+// CHECK-NEXT: } else {
+// CHECK: vector.maskedload %{{.+}}, %[[ZEROS]] : memref<?x?xf16>, vector<8xi1>, vector<8xf16> into vector<8xf16>
 // CHECK: vector.extract %{{.+}}[7] : f16 from vector<8xf16>
 // CHECK: memref.store %{{.+}}, %[[REGS]][%c7] : memref<8xf16, #gpu.address_space<private>>
 // CHECK: memref.load %[[REGS]][%c0]

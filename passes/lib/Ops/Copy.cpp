@@ -582,16 +582,34 @@ LogicalResult LoweringContext::lowerCopy(CopyOp op) {
           }
           // A straddling or misaligned vector: one masked load at element
           // alignment, zero outside the tensor.
-          Value count = maskSrc ? validElements(eb, loc, mem, memIdx, v)
-                                : cst(eb, loc, v);
-          Value lanes = laneMask(eb, loc, count, v);
           auto vecType = cast<VectorType>(srcVecType);
           Value zeros = arith::ConstantOp::create(
               eb, loc, vecType,
               DenseElementsAttr::get(vecType, eb.getZeroAttr(srcElem)));
-          Value slow = vector::MaskedLoadOp::create(eb, loc, vecType, mem,
-                                                    memIdx, lanes, zeros);
-          scf::YieldOp::create(eb, loc, slow);
+          auto maskedLoad = [&](OpBuilder &b, Value count) {
+            Value slow =
+                vector::MaskedLoadOp::create(b, loc, vecType, mem, memIdx,
+                                             laneMask(b, loc, count, v), zeros);
+            scf::YieldOp::create(b, loc, slow);
+          };
+          if (!maskSrc) {
+            maskedLoad(eb, cst(eb, loc, v));
+          } else {
+            // A vector wholly outside (the lanes past a ragged block's
+            // last column, rows past the end) yields zeros at once: the
+            // masked load tests and branches around each element, and a
+            // warp whose lanes straddle the edge runs both sides.
+            Value count = validElements(eb, loc, mem, memIdx, v);
+            Value none = arith::CmpIOp::create(
+                eb, loc, arith::CmpIPredicate::eq, count, cst(eb, loc, 0));
+            auto noneIf = scf::IfOp::create(eb, loc, TypeRange{vecType}, none,
+                                            /*withElse=*/true);
+            OpBuilder nb = noneIf.getThenBodyBuilder();
+            scf::YieldOp::create(nb, loc, zeros);
+            OpBuilder sb = noneIf.getElseBodyBuilder();
+            maskedLoad(sb, count);
+            scf::YieldOp::create(eb, loc, noneIf.getResult(0));
+          }
           value = ifOp.getResult(0);
         }
       }
