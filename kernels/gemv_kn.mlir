@@ -61,8 +61,10 @@
 // On sm_90a it is built with 32-bit indices, as the GEMMs whose one-row
 // products it runs (sizes and offsets below 2^31 elements, which the runtime
 // checks at launch).
-// tile.options(sm_90a): index-bitwidth=32
-// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BKU=32 BM=1 SPLIT=1 XT=0 AT=f16 OT=f16
+// MINB, when not 0, asks ptxas to fit that many blocks on a multiprocessor
+// (--min-blocks-per-sm), capping the registers per thread.
+// tile.options(sm_90a): index-bitwidth=32 min-blocks-per-sm=${MINB}
+// tile.params: THREADS=128 CT=8 GROUPS=16 VE=8 BN=64 BK=128 BKU=32 BM=1 SPLIT=1 XT=0 AT=f16 OT=f16 MINB=0
 // tile.params(BK=32): BKU=8
 // tile.params(BK=64): BKU=16
 // tile.params(BK=256): BKU=64

@@ -2176,6 +2176,9 @@ struct Level {
   /// Where its manifests go under the output directory: "" for the file
   /// compiled, "STEM.dI" for the others.
   std::string dir;
+  /// Whether `file` is another kernel file than the one compiled (a
+  /// via= entry's), whose builds take their own file's options.
+  bool sibling = false;
   /// The parameters the table's keys compare with, and those that win
   /// over the entries' values (-D, and a rules= entry's assignments).
   std::vector<KernelParam> params;
@@ -2310,6 +2313,7 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
     llvm::SourceMgr *fileMgr = level.mgr;
     StringRef fileText = level.text;
     Sibling *sibling = nullptr;
+    build.sibling = level.sibling;
     if (entry.via) {
       bool failedRead;
       sibling = readSibling(d, level.file, entry.via->kernel, failedRead);
@@ -2403,6 +2407,7 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
       nested->text = fileText;
       nested->dir =
           (buildStem + ".d" + Twine(d.levelsPerStem[buildStem]++)).str();
+      nested->sibling = build.sibling;
       nested->params = std::move(values);
       for (const auto &name : given)
         nested->fixed.insert(name.getKey());
