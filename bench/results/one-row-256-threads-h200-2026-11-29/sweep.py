@@ -1,15 +1,18 @@
 # gemv_kn configurations on the NN products of M rows of X:
-# y = x W (W K x N; NK='NxK,...' in the environment; sweep.py NAMES M), cold L2, median of REPS, cuBLAS (torch.matmul) timed
+# y = x W (W K x N; NK='NxK,...' in the environment; sweep.py NAMES M,
+# each NAME a build KDIR/NAME/gemv_kn_kernel.manifest, KDIR .dev/gk2
+# unless set), cold L2, median of REPS (50 unless set), cuBLAS (torch.matmul) timed
 # before and after each variant, the faster counted; outputs poisoned and
 # checked first.
 import sys, torch, tile, harness
 harness.COOL_S = 0.02
 names = sys.argv[1].split(',')
 M = int(sys.argv[2])
-REPS = 50
 import os
+REPS = int(os.environ.get('REPS', 50))
+KDIR = os.environ.get('KDIR', '.dev/gk2')
 shapes = [tuple(map(int, p.split('x'))) for p in os.environ['NK'].split(',')]
-kern = {n: tile.load(f'.dev/gk2/{n}/gemv_kn_kernel.manifest') for n in names}
+kern = {n: tile.load(f'{KDIR}/{n}/gemv_kn_kernel.manifest') for n in names}
 for rnd in (1, 2):
     order = names if rnd == 1 else names[::-1]
     for n, k in shapes:
