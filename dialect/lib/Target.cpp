@@ -49,6 +49,7 @@ struct ChipEntry {
   int64_t registersPerThread, registersPerSm;
   std::array<ArrayRef<MmaEntry>, 2> mma;
   TargetFeature features;
+  int64_t threadsPerSm, blocksPerSm;
 };
 } // namespace
 
@@ -126,22 +127,27 @@ static constexpr TargetFeature kHopperA =
 // memory of one SM, from the CUDA C++ Programming Guide's table of technical
 // specifications per compute capability (8.0: 163 KB / 164 KB, 8.6 and
 // 8.9: 99 KB / 100 KB, 9.0: 227 KB / 228 KB). Registers: 255 per thread and
-// 64 K 32-bit registers per SM on all of them.
+// 64 K 32-bit registers per SM on all of them. Resident threads and blocks
+// per SM from the same table: 2048 and 32 (8.0, 9.0), 1536 and 16 (8.6),
+// 1536 and 24 (8.9).
 //
 // CDNA2 and CDNA3 (AMD Instinct MI200 / MI300 ISA reference guides and
 // white papers): 64 KiB of LDS per workgroup and per CU; a wave64 lane has
 // up to 512 VGPRs counting the AccVGPRs; a CU has 4 SIMDs, each with 512
-// registers of 64 lanes (512 KiB of vector registers per CU).
+// registers of 64 lanes (512 KiB of vector registers per CU), 8 waves of 64
+// per SIMD (2048 threads per CU); its resident workgroups are not modelled
+// (residentBlocks is NVIDIA's), so the last column is the same bound as the
+// threads'.
 // One row per chip, kept on one line each.
 // clang-format off
 static const ChipEntry kChips[] = {
-    {"sm_80", Vendor::nvidia, 32, 166912, 167936, 255, 65536, {kMmaSync, {}}, kAmpere},
-    {"sm_86", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere},
-    {"sm_89", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere},
-    {"sm_90", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kMmaSync, {}}, kHopper},
-    {"sm_90a", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kWgmma, kMmaSync}, kHopperA},
-    {"gfx90a", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna2, {}}, TargetFeature::buffer_load_lds},
-    {"gfx942", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna3, {}}, TargetFeature::buffer_load_lds},
+    {"sm_80", Vendor::nvidia, 32, 166912, 167936, 255, 65536, {kMmaSync, {}}, kAmpere, 2048, 32},
+    {"sm_86", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere, 1536, 16},
+    {"sm_89", Vendor::nvidia, 32, 101376, 102400, 255, 65536, {kMmaSync, {}}, kAmpere, 1536, 24},
+    {"sm_90", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kMmaSync, {}}, kHopper, 2048, 32},
+    {"sm_90a", Vendor::nvidia, 32, 232448, 233472, 255, 65536, {kWgmma, kMmaSync}, kHopperA, 2048, 32},
+    {"gfx90a", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna2, {}}, TargetFeature::buffer_load_lds, 2048, 32},
+    {"gfx942", Vendor::amd, 64, 65536, 65536, 512, 4 * 512 * 64, {kMfmaCdna3, {}}, TargetFeature::buffer_load_lds, 2048, 32},
 };
 // clang-format on
 
@@ -237,8 +243,42 @@ std::optional<TargetLimits> mlir::tile::lookupTargetLimits(StringRef chip) {
   const ChipEntry *entry = findChip(chip);
   if (!entry)
     return std::nullopt;
-  return TargetLimits{entry->vendor, entry->sharedPerBlock,
-                      entry->registersPerThread, entry->features};
+  return TargetLimits{
+      entry->vendor,       entry->sharedPerBlock, entry->registersPerThread,
+      entry->features,     entry->sharedPerSm,    entry->registersPerSm,
+      entry->threadsPerSm, entry->blocksPerSm};
+}
+
+ResidentBlocks mlir::tile::residentBlocks(const TargetLimits &limits,
+                                          int64_t threads, int64_t registers,
+                                          int64_t sharedBytes) {
+  // A multiprocessor's registers are four equal files, one per scheduler;
+  // a warp's registers come from one of them.
+  constexpr int64_t kWarp = 32, kRegisterUnit = 256, kRegisterFiles = 4,
+                    kSharedUnit = 128, kSharedReserved = 1024;
+  auto roundUp = [](int64_t n, int64_t unit) {
+    return (n + unit - 1) / unit * unit;
+  };
+  int64_t warps = (threads + kWarp - 1) / kWarp;
+  ResidentBlocks least{limits.blocksPerSm, "blocks"};
+  auto bound = [&](int64_t blocks, StringRef limit) {
+    if (blocks < least.blocks)
+      least = {blocks, limit};
+  };
+  bound(limits.threadsPerSm / std::max<int64_t>(threads, 1), "threads");
+  if (registers > 0) {
+    int64_t perWarp = roundUp(registers * kWarp, kRegisterUnit);
+    int64_t residentWarps =
+        limits.registersPerSm / kRegisterFiles / perWarp * kRegisterFiles;
+    bound(residentWarps / std::max<int64_t>(warps, 1), "registers");
+  }
+  if (sharedBytes > limits.sharedPerBlock)
+    bound(0, "shared memory");
+  else
+    bound(limits.sharedPerSm /
+              (roundUp(sharedBytes, kSharedUnit) + kSharedReserved),
+          "shared memory");
+  return least;
 }
 
 TargetAttr mlir::tile::getDefaultTarget(MLIRContext *ctx) {

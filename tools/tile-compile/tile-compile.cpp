@@ -192,6 +192,13 @@ static cl::opt<bool>
 static cl::opt<bool> printTimes("time",
                                 cl::desc("print the time of each phase"),
                                 cl::init(false), cl::cat(category));
+static cl::opt<bool> printResources(
+    "resources",
+    cl::desc("print each kernel's registers, spilled bytes, shared memory "
+             "and resident blocks per multiprocessor, as ptxas reports them "
+             "(NVIDIA chips, where cubins are made; every manifest records "
+             "them in a comment)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> printOpOnError(
     "print-op-on-error",
     cl::desc("print the operation an error is about with the error (often "
@@ -255,6 +262,17 @@ struct KernelLaunch {
   }
 };
 
+/// What ptxas reports of one kernel (`ptxas -v`).
+struct KernelResources {
+  /// 32-bit registers of one thread.
+  int64_t registers = 0;
+  /// Bytes of local memory a thread stores and loads for spilled registers.
+  int64_t spillStores = 0, spillLoads = 0;
+  /// Bytes of the kernel's static shared memory (the launch adds the
+  /// dynamic).
+  int64_t staticShared = 0;
+};
+
 /// One lowering of the file: its kernels' launches and binaries, the time
 /// of each phase and, where it failed, the first error.
 struct Variant {
@@ -263,6 +281,11 @@ struct Variant {
   llvm::StringMap<std::string> ptxByModule;
   /// Per kernel: the binary written next to the manifest ("" for PTX).
   llvm::StringMap<std::string> cubinByKernel;
+  /// Per kernel with a cubin: ptxas's report of its resources.
+  llvm::StringMap<KernelResources> resourcesByKernel;
+  /// What ptxas said besides its reports (warnings), printed by the main
+  /// thread once both variants are done.
+  std::string ptxasMessages;
   double frontMs = 0, ptxMs = 0, cubinMs = 0;
   bool failed = false;
   std::string error;
@@ -1469,10 +1492,14 @@ static LogicalResult readTable(StringRef path, StringRef stem,
 /// that fits `tunedShape` best to the parameters not set by -D (`fixed`):
 /// an exact entry of that very shape (measured there), else the first rule
 /// entry whose ranges hold the shape, else the exact entry nearest to it
-/// (sum of |log| ratios over the dimensions; ties go to the earlier).
-static LogicalResult applyTuned(std::vector<KernelParam> &params,
-                                const llvm::StringSet<> &fixed,
-                                StringRef stem) {
+/// (sum of |log| ratios over the dimensions; ties go to the earlier). The
+/// entries' keys are matched against `keyed` (the parameters with their
+/// keyed defaults); the values taken join `fixed`, as if given with -D,
+/// so that keyed defaults then follow them (BKU after BK) as they follow
+/// -D's and as each --dispatch build's do.
+static LogicalResult applyTuned(const std::vector<KernelParam> &keyed,
+                                std::vector<KernelParam> &params,
+                                llvm::StringSet<> &fixed, StringRef stem) {
   if (tunedTable.empty())
     return success();
   SmallVector<int64_t> want;
@@ -1482,7 +1509,7 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
     return failure();
   }
   std::vector<TableEntry> entries;
-  if (failed(readTable(tunedTable, stem, params, want.size(), "like --shape",
+  if (failed(readTable(tunedTable, stem, keyed, want.size(), "like --shape",
                        entries)))
     return failure();
   // A via= entry configures another kernel: nothing here to tune.
@@ -1515,11 +1542,14 @@ static LogicalResult applyTuned(std::vector<KernelParam> &params,
                  << " with these parameters; keeping the defaults\n";
     return success();
   }
-  for (auto &[name, value] : chosen->assigned)
-    if (!fixed.contains(name))
-      for (KernelParam &p : params)
-        if (p.name == name)
-          p.value = value;
+  for (auto &[name, value] : chosen->assigned) {
+    if (fixed.contains(name))
+      continue;
+    for (KernelParam &p : params)
+      if (p.name == name)
+        p.value = value;
+    fixed.insert(name);
+  }
   llvm::errs() << "tile-compile: tuned for " << tunedShape << ": "
                << chosen->text << "\n";
   return success();
@@ -1757,6 +1787,71 @@ static double since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+/// Reads `kernel`'s resources from the output of `ptxas -v` and appends
+/// the rest of that output (warnings) to `messages`. False where the output
+/// has no register count for the kernel.
+static bool readPtxasReport(StringRef log, StringRef kernel,
+                            KernelResources &out, std::string &messages) {
+  bool inKernel = false, found = false;
+  auto number = [](StringRef text, StringRef before) -> int64_t {
+    size_t at = text.find(before);
+    if (at == StringRef::npos)
+      return 0;
+    StringRef digits = text.substr(0, at).rtrim();
+    digits = digits.substr(digits.find_last_not_of("0123456789") + 1);
+    int64_t value = 0;
+    return digits.getAsInteger(10, value) ? 0 : value;
+  };
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    StringRef info = line;
+    if (!info.consume_front("ptxas info")) {
+      // The properties line under "Function properties for K".
+      if (line.contains("bytes spill stores")) {
+        if (inKernel) {
+          out.spillStores = number(line, " bytes spill stores");
+          out.spillLoads = number(line, " bytes spill loads");
+        }
+        continue;
+      }
+      messages += (line + "\n").str();
+      continue;
+    }
+    info = info.ltrim(" :");
+    if (info.consume_front("Compiling entry function '"))
+      inKernel = info.starts_with(kernel.str() + "'");
+    else if (inKernel && info.starts_with("Used ")) {
+      out.registers = number(info, " registers");
+      out.staticShared = number(info, " bytes smem");
+      found = true;
+    }
+  }
+  return found;
+}
+
+/// The `# resources` comment of a kernel's manifest and the --resources
+/// line: `resources` for `launch` on --chip.
+static std::string describeResources(const KernelResources &resources,
+                                     const KernelLaunch &launch) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t threads = launch.block[0] * launch.block[1] * launch.block[2];
+  int64_t shared = resources.staticShared + launch.sharedBytes;
+  os << resources.registers << " registers, " << resources.spillStores
+     << " bytes spill stores, " << resources.spillLoads
+     << " bytes spill loads, " << shared << " bytes shared memory";
+  if (std::optional<tile::TargetLimits> limits =
+          tile::lookupTargetLimits(chip)) {
+    tile::ResidentBlocks resident =
+        tile::residentBlocks(*limits, threads, resources.registers, shared);
+    os << ", " << resident.blocks
+       << (resident.blocks == 1 ? " block of " : " blocks of ") << threads
+       << " threads per multiprocessor (limited by " << resident.limit << ")";
+  }
+  return text;
+}
+
 /// Lowers `module` with `options` into `out`: its launches, the PTX of
 /// each kernel module and, where `ptxas` is given, a cubin of each kernel
 /// (in memory). Errors set `out.failed` and `out.error`; they are also
@@ -1843,7 +1938,13 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
       (void)fail("cannot create temporary files for ptxas");
       return;
     }
-    llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath);
+    SmallString<128> logPath;
+    if (llvm::sys::fs::createTemporaryFile("tile-compile", "log", logPath)) {
+      (void)fail("cannot create temporary files for ptxas");
+      return;
+    }
+    llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath),
+        removeLog(logPath);
     {
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       os << ptx->second;
@@ -1851,10 +1952,18 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
     std::string arch = "-arch=" + options.chip;
     std::string opt =
         "-O" + std::to_string(std::min(3u, (unsigned)options.optLevel));
-    StringRef args[] = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
+    // -v: the registers, spills and shared memory of each kernel, read from
+    // ptxas's output; what else it says (warnings, errors) is passed on.
+    StringRef args[] = {ptxas, arch, opt, "-v", ptxPath, "-o", cubinPath};
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                            StringRef(logPath)};
     std::string error;
-    int rc =
-        llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &error);
+    int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0,
+                                       0, &error);
+    auto log = llvm::MemoryBuffer::getFile(logPath);
+    KernelResources resources;
+    bool reported = log && readPtxasReport((*log)->getBuffer(), launch.kernel,
+                                           resources, out.ptxasMessages);
     auto cubin = llvm::MemoryBuffer::getFile(cubinPath);
     if (rc != 0 || !cubin) {
       (void)fail("ptxas failed on the PTX of kernel " + launch.kernel +
@@ -1862,6 +1971,8 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
       return;
     }
     out.cubinByKernel[launch.kernel] = (*cubin)->getBuffer().str();
+    if (reported)
+      out.resourcesByKernel[launch.kernel] = resources;
   }
   out.cubinMs = since(phase);
   out.failed = false;
@@ -1907,6 +2018,12 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
     os << "\n";
   }
   printFileOptions(os);
+  auto resources = variant.resourcesByKernel.find(launch.kernel);
+  std::string resourceText;
+  if (resources != variant.resourcesByKernel.end()) {
+    resourceText = describeResources(resources->second, launch);
+    os << "# resources " << resourceText << " (ptxas -v)\n";
+  }
   os << "kernel " << launch.kernel << "\n"
      << "binary " << binary << " " << kind << "\n"
      << "index-bitwidth " << indexBitwidth << "\n";
@@ -1935,6 +2052,9 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
     return failure();
   llvm::outs() << "tile-compile: " << launch.kernel << " -> " << base
                << ".manifest (" << kind << ")\n";
+  if (printResources && !resourceText.empty())
+    llvm::outs() << "tile-compile: resources of " << name << ": "
+                 << resourceText << "\n";
   return success();
 }
 
@@ -2527,6 +2647,7 @@ static int runBuild(StringRef self, const Build &build) {
   flag(noCubin, "--no-cubin");
   flag(noFallback, "--no-fallback");
   flag(noStage, "--no-stage");
+  flag(printResources, "--resources");
   // The options a kernel file may set, with the values this run took
   // (from the command line or the file), given explicitly so that each
   // build agrees with them whatever the file says; another file's
@@ -2823,9 +2944,15 @@ int main(int argc, char **argv) {
         llvm::sys::fs::getMainExecutable(argv[0], (void *)&runDispatch),
         paramsMgr, original, params, defined, llvm::sys::path::stem(inputFile));
   }
+  if (!tunedTable.empty()) {
+    std::vector<KernelParam> keyed = params;
+    if (failed(applyKeyedParams(paramsMgr, original, keyed, &defined)) ||
+        failed(applyTuned(keyed, params, defined,
+                          llvm::sys::path::stem(inputFile))))
+      return 1;
+  }
   // The options last: a `${PARAM}` value reads the parameter's final value.
   if (failed(applyKeyedParams(paramsMgr, original, params, &defined)) ||
-      failed(applyTuned(params, defined, llvm::sys::path::stem(inputFile))) ||
       failed(applyChipOptions(paramsMgr, original, params, fileOptionsApplied)))
     return 1;
   FailureOr<std::string> source = substituteParams(paramsMgr, original, params);
@@ -2918,6 +3045,7 @@ int main(int argc, char **argv) {
   compileVariant(context, *module, options, ptxas, /*quiet=*/false, primary);
   if (fallbackThread.joinable())
     fallbackThread.join();
+  llvm::errs() << primary.ptxasMessages << fallback.ptxasMessages;
   if (primary.failed || primaryError)
     return 1;
   // An error the fallback's stages reported while succeeding spoils it too.

@@ -47,9 +47,28 @@ struct TargetLimits {
   int64_t registersPerThread;
   /// The chip's optional features.
   TargetFeature features;
+  /// Shared memory (LDS) and 32-bit registers of one multiprocessor
+  /// (compute unit), and the most threads and blocks it holds at once.
+  int64_t sharedPerSm, registersPerSm, threadsPerSm, blocksPerSm;
 };
 /// The limits of `chip` from the table; std::nullopt for an unknown chip.
 std::optional<TargetLimits> lookupTargetLimits(llvm::StringRef chip);
+
+/// How many blocks of one kernel a multiprocessor holds at once, and the
+/// resource that stops one more: "registers", "shared memory", "threads" or
+/// "blocks" (the chip's most resident blocks).
+struct ResidentBlocks {
+  int64_t blocks;
+  llvm::StringRef limit;
+};
+/// The resident blocks of an NVIDIA kernel of `threads` threads a block,
+/// `registers` 32-bit registers a thread and `sharedBytes` of shared memory
+/// a block (static and dynamic), by the CUDA occupancy rules for the chips
+/// of the table: registers allocated a warp at a time in units of 256,
+/// shared memory in units of 128 bytes plus the 1 KiB the driver reserves
+/// for each block. 0 blocks where one block does not fit.
+ResidentBlocks residentBlocks(const TargetLimits &limits, int64_t threads,
+                              int64_t registers, int64_t sharedBytes);
 
 /// The one message for an unknown chip: "unknown chip 'sm_99'; known chips:
 /// sm_80, ...". For callers that have no operation to report at.
