@@ -281,6 +281,43 @@ ResidentBlocks mlir::tile::residentBlocks(const TargetLimits &limits,
   return least;
 }
 
+ResidentWaves mlir::tile::residentWaves(const TargetLimits &limits,
+                                        int64_t threads, int64_t vgprs,
+                                        int64_t sgprs, int64_t ldsBytes) {
+  constexpr int64_t kWave = 64, kSimds = 4, kVgprGranule = 8;
+  int64_t maxWaves = limits.threadsPerSm / kWave / kSimds;
+  ResidentWaves least{maxWaves, 0, "waves"};
+  auto boundWaves = [&](int64_t waves, StringRef limit) {
+    if (waves < least.wavesPerSimd) {
+      least.wavesPerSimd = waves;
+      least.limit = limit;
+    }
+  };
+  if (vgprs > kVgprGranule) {
+    int64_t granules = (vgprs + kVgprGranule - 1) / kVgprGranule;
+    boundWaves(limits.registersPerThread / (granules * kVgprGranule), "VGPRs");
+  }
+  // GFX9's scalar register file: 8 waves up to 100 SGPRs, 7 past them.
+  if (sgprs > 100)
+    boundWaves(7, "SGPRs");
+  int64_t waves = (threads + kWave - 1) / kWave;
+  // A workgroup's waves are spread over the SIMDs.
+  least.workgroups = least.wavesPerSimd * kSimds / std::max<int64_t>(waves, 1);
+  auto boundWorkgroups = [&](int64_t workgroups, StringRef limit) {
+    if (workgroups < least.workgroups) {
+      least.workgroups = workgroups;
+      least.limit = limit;
+    }
+  };
+  boundWorkgroups(limits.threadsPerSm / std::max<int64_t>(threads, 1),
+                  "threads");
+  if (ldsBytes > limits.sharedPerBlock)
+    boundWorkgroups(0, "LDS");
+  else if (ldsBytes > 0)
+    boundWorkgroups(limits.sharedPerSm / ldsBytes, "LDS");
+  return least;
+}
+
 TargetAttr mlir::tile::getDefaultTarget(MLIRContext *ctx) {
   return lookupTarget(ctx, kDefaultChip);
 }

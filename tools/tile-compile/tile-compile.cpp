@@ -51,6 +51,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -262,15 +265,20 @@ struct KernelLaunch {
   }
 };
 
-/// What ptxas reports of one kernel (`ptxas -v`).
+/// What ptxas reports of one kernel (`ptxas -v`), or an AMD code object's
+/// metadata says of it.
 struct KernelResources {
-  /// 32-bit registers of one thread.
+  /// 32-bit registers of one thread (AMD: VGPRs of a lane, AGPRs included).
   int64_t registers = 0;
   /// Bytes of local memory a thread stores and loads for spilled registers.
   int64_t spillStores = 0, spillLoads = 0;
-  /// Bytes of the kernel's static shared memory (the launch adds the
+  /// Bytes of the kernel's static shared memory (LDS; the launch adds the
   /// dynamic).
   int64_t staticShared = 0;
+  /// AMD only: AGPRs (of `registers`), SGPRs, spilled VGPRs and SGPRs, and
+  /// bytes of scratch a lane.
+  bool amd = false;
+  int64_t agprs = 0, sgprs = 0, vgprSpills = 0, sgprSpills = 0, scratch = 0;
 };
 
 /// One lowering of the file: its kernels' launches and binaries, the time
@@ -1830,6 +1838,72 @@ static bool readPtxasReport(StringRef log, StringRef kernel,
   return found;
 }
 
+/// Reads `kernel`'s registers, spills, scratch and LDS from the AMDGPU
+/// metadata note of code object `hsaco`. False where it has none for the
+/// kernel.
+static bool readCodeObjectResources(StringRef hsaco, StringRef kernel,
+                                    KernelResources &out) {
+  auto elf = llvm::object::ELF64LEFile::create(hsaco);
+  if (!elf) {
+    llvm::consumeError(elf.takeError());
+    return false;
+  }
+  auto sections = elf->sections();
+  if (!sections) {
+    llvm::consumeError(sections.takeError());
+    return false;
+  }
+  auto number = [](llvm::msgpack::DocNode &node) -> int64_t {
+    if (node.getKind() == llvm::msgpack::Type::UInt)
+      return node.getUInt();
+    if (node.getKind() == llvm::msgpack::Type::Int)
+      return node.getInt();
+    return 0;
+  };
+  bool found = false;
+  for (const auto &section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_NOTE)
+      continue;
+    llvm::Error error = llvm::Error::success();
+    for (const auto &note : elf->notes(section, error)) {
+      if (note.getName() != "AMDGPU" ||
+          note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
+        continue;
+      ArrayRef<uint8_t> desc = note.getDesc(section.sh_addralign);
+      llvm::msgpack::Document doc;
+      if (!doc.readFromBlob(
+              StringRef(reinterpret_cast<const char *>(desc.data()),
+                        desc.size()),
+              /*Multi=*/false) ||
+          !doc.getRoot().isMap())
+        continue;
+      llvm::msgpack::DocNode &kernels =
+          doc.getRoot().getMap()["amdhsa.kernels"];
+      if (!kernels.isArray())
+        continue;
+      for (llvm::msgpack::DocNode &entry : kernels.getArray()) {
+        if (!entry.isMap())
+          continue;
+        llvm::msgpack::MapDocNode fields = entry.getMap();
+        llvm::msgpack::DocNode &name = fields[".name"];
+        if (!name.isString() || name.getString() != kernel)
+          continue;
+        out.amd = true;
+        out.registers = number(fields[".vgpr_count"]);
+        out.agprs = number(fields[".agpr_count"]);
+        out.sgprs = number(fields[".sgpr_count"]);
+        out.vgprSpills = number(fields[".vgpr_spill_count"]);
+        out.sgprSpills = number(fields[".sgpr_spill_count"]);
+        out.scratch = number(fields[".private_segment_fixed_size"]);
+        out.staticShared = number(fields[".group_segment_fixed_size"]);
+        found = true;
+      }
+    }
+    llvm::consumeError(std::move(error));
+  }
+  return found;
+}
+
 /// The `# resources` comment of a kernel's manifest and the --resources
 /// line: `resources` for `launch` on --chip.
 static std::string describeResources(const KernelResources &resources,
@@ -1838,11 +1912,28 @@ static std::string describeResources(const KernelResources &resources,
   llvm::raw_string_ostream os(text);
   int64_t threads = launch.block[0] * launch.block[1] * launch.block[2];
   int64_t shared = resources.staticShared + launch.sharedBytes;
+  std::optional<tile::TargetLimits> limits = tile::lookupTargetLimits(chip);
+  if (resources.amd) {
+    os << resources.registers << " VGPRs (" << resources.agprs << " AGPRs), "
+       << resources.sgprs << " SGPRs, " << resources.vgprSpills
+       << " VGPRs spilled, " << resources.sgprSpills << " SGPRs spilled, "
+       << resources.scratch << " bytes scratch, " << shared << " bytes LDS";
+    if (limits) {
+      tile::ResidentWaves resident = tile::residentWaves(
+          *limits, threads, resources.registers, resources.sgprs, shared);
+      os << ", " << resident.wavesPerSimd
+         << (resident.wavesPerSimd == 1 ? " wave" : " waves") << " per SIMD, "
+         << resident.workgroups
+         << (resident.workgroups == 1 ? " workgroup of " : " workgroups of ")
+         << threads << " threads per compute unit (limited by "
+         << resident.limit << ")";
+    }
+    return text;
+  }
   os << resources.registers << " registers, " << resources.spillStores
      << " bytes spill stores, " << resources.spillLoads
      << " bytes spill loads, " << shared << " bytes shared memory";
-  if (std::optional<tile::TargetLimits> limits =
-          tile::lookupTargetLimits(chip)) {
+  if (limits) {
     tile::ResidentBlocks resident =
         tile::residentBlocks(*limits, threads, resources.registers, shared);
     os << ", " << resident.blocks
@@ -1927,7 +2018,13 @@ static void compileVariant(MLIRContext &context, ModuleOp module,
       (void)fail("no binary for kernel module " + launch.module);
       return;
     }
-    if (ptxas.empty() || amd)
+    if (amd) {
+      KernelResources resources;
+      if (readCodeObjectResources(ptx->second, launch.kernel, resources))
+        out.resourcesByKernel[launch.kernel] = resources;
+      continue;
+    }
+    if (ptxas.empty())
       continue;
     SmallString<128> ptxPath, cubinPath;
     int fd;
@@ -2022,7 +2119,9 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
   std::string resourceText;
   if (resources != variant.resourcesByKernel.end()) {
     resourceText = describeResources(resources->second, launch);
-    os << "# resources " << resourceText << " (ptxas -v)\n";
+    os << "# resources " << resourceText
+       << (resources->second.amd ? " (code object metadata)" : " (ptxas -v)")
+       << "\n";
   }
   os << "kernel " << launch.kernel << "\n"
      << "binary " << binary << " " << kind << "\n"

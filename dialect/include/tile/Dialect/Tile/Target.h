@@ -70,6 +70,25 @@ struct ResidentBlocks {
 ResidentBlocks residentBlocks(const TargetLimits &limits, int64_t threads,
                               int64_t registers, int64_t sharedBytes);
 
+/// How many waves of one kernel each SIMD of an AMD compute unit holds at
+/// once and the workgroups that makes per compute unit, with the resource
+/// that stops one more: "VGPRs", "SGPRs", "waves" (the SIMD's most),
+/// "LDS" or "threads".
+struct ResidentWaves {
+  int64_t wavesPerSimd, workgroups;
+  llvm::StringRef limit;
+};
+/// The resident waves of an AMD kernel of `threads` threads a workgroup,
+/// `vgprs` vector registers a lane (VGPRs and AGPRs together, as the code
+/// object's `.vgpr_count` has them on CDNA), `sgprs` scalar registers
+/// (`.sgpr_count`) and `ldsBytes` of LDS a workgroup (static and dynamic), by
+/// LLVM's AMDGPU rules for the CDNA chips of the table: VGPRs allocated in
+/// granules of 8 from 512 per lane, at most 8 waves per SIMD (7 past 100
+/// SGPRs), 4 SIMDs and the table's LDS per compute unit. 0 workgroups where
+/// one does not fit.
+ResidentWaves residentWaves(const TargetLimits &limits, int64_t threads,
+                            int64_t vgprs, int64_t sgprs, int64_t ldsBytes);
+
 /// The one message for an unknown chip: "unknown chip 'sm_99'; known chips:
 /// sm_80, ...". For callers that have no operation to report at.
 std::string getUnknownChipMessage(llvm::StringRef chip);
