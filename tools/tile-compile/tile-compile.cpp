@@ -2151,9 +2151,13 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
     return failure();
   llvm::outs() << "tile-compile: " << launch.kernel << " -> " << base
                << ".manifest (" << kind << ")\n";
-  if (printResources && !resourceText.empty())
+  if (printResources)
     llvm::outs() << "tile-compile: resources of " << name << ": "
-                 << resourceText << "\n";
+                 << (resourceText.empty()
+                         ? "unknown (no cubin to ask ptxas about: --no-cubin, "
+                           "or no ptxas found)"
+                         : resourceText)
+                 << "\n";
   return success();
 }
 
