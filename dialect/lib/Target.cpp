@@ -135,9 +135,9 @@ static constexpr TargetFeature kHopperA =
 // white papers): 64 KiB of LDS per workgroup and per CU; a wave64 lane has
 // up to 512 VGPRs counting the AccVGPRs; a CU has 4 SIMDs, each with 512
 // registers of 64 lanes (512 KiB of vector registers per CU), 8 waves of 64
-// per SIMD (2048 threads per CU); its resident workgroups are not modelled
-// (residentBlocks is NVIDIA's), so the last column is the same bound as the
-// threads'.
+// per SIMD (2048 threads per CU). residentWaves bounds an AMD kernel's
+// workgroups by waves and LDS; the last column (resident blocks, NVIDIA's
+// bound) is not used for these chips.
 // One row per chip, kept on one line each.
 // clang-format off
 static const ChipEntry kChips[] = {
