@@ -197,10 +197,11 @@ static cl::opt<bool> printTimes("time",
                                 cl::init(false), cl::cat(category));
 static cl::opt<bool> printResources(
     "resources",
-    cl::desc("print each kernel's registers, spilled bytes, shared memory "
-             "and resident blocks per multiprocessor, as ptxas reports them "
-             "(NVIDIA chips, where cubins are made; every manifest records "
-             "them in a comment)"),
+    cl::desc("print each kernel's registers, spills, shared memory (LDS) "
+             "and the blocks (workgroups) one multiprocessor (compute unit) "
+             "holds: from ptxas -v on NVIDIA chips, where cubins are made, "
+             "and from the code object's metadata on AMD chips; every "
+             "manifest records them in a comment"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> printOpOnError(
     "print-op-on-error",
