@@ -2154,10 +2154,11 @@ static LogicalResult writeKernel(const KernelLaunch &launch,
                << ".manifest (" << kind << ")\n";
   if (printResources)
     llvm::outs() << "tile-compile: resources of " << name << ": "
-                 << (resourceText.empty()
-                         ? "unknown (no cubin to ask ptxas about: --no-cubin, "
-                           "or no ptxas found)"
-                         : resourceText)
+                 << (!resourceText.empty() ? resourceText
+                     : amd ? "unknown (the code object has no AMDGPU "
+                             "metadata for the kernel)"
+                           : "unknown (no cubin to ask ptxas about: "
+                             "--no-cubin, or no ptxas found)")
                  << "\n";
   return success();
 }
