@@ -702,6 +702,18 @@ tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
   return TILE_RT_SUCCESS;
 }
 
+/// PTX that sets register `reg` to the copy kernel's parameter `name` of
+/// the copy its block makes (`name`0, 1 or 2 by %p8 and %p9), through the
+/// scratch register `tmp`.
+#define SELECT_PARAM(type, bits, reg, tmp, name)                               \
+  "  ld.param." type " " reg ", [" name "0];\n"                                \
+  "  ld.param." type " " tmp ", [" name "1];\n"                                \
+  "  selp." bits " " reg ", " tmp ", " reg ", %p8;\n"                          \
+  "  ld.param." type " " tmp ", [" name "2];\n"                                \
+  "  selp." bits " " reg ", " tmp ", " reg ", %p9;\n"
+
+// One PTX line a source line, SELECT_PARAM's among them.
+// clang-format off
 /// The runtime's kernels. tile_rt_zero: thread i of the grid stores zeros
 /// to the 16 bytes at ptr + 16 i, for i below `chunks`. Its first
 /// instruction lets the next kernel on the stream launch, if that one was
@@ -710,11 +722,17 @@ tileRtStatus tileRtMemset8Async(tileRtDevicePtr dst, unsigned char value,
 /// finish and its stores to be visible. PTX ISA 7.8 is the first with
 /// griddepcontrol.
 ///
-/// tile_rt_copy_rows: thread i copies chunk c = i mod `chunks` of row
-/// r = i / chunks, the bytes [16 c, min(16 c + 16, row_bytes)) of the row
-/// at src + r src_pitch to dst + r dst_pitch. A whole chunk moves as one
-/// 16-byte load and store where both ends are 16-byte aligned; where only
-/// one end is and the other is 2-byte aligned (an f16 or bf16 row of odd
+/// tile_rt_copy_rows: up to kCopyBatch copies in one launch, each on its
+/// own consecutive blocks: copy 0 from block 0, copy y from block `first`y
+/// (0xffffffff for a copy not made), with the y-th set of parameters.
+/// Thread i of a copy copies chunk c = i mod `chunks` of row r = i /
+/// chunks, the bytes [16 c, min(16 c + 16, row_bytes)) of the row at src +
+/// r src_pitch to dst + r dst_pitch. It first waits for the grid before it
+/// on the stream (griddepcontrol.wait: a no-op unless it was launched as a
+/// programmatic dependent of that grid, as the copy of a staged output is,
+/// so that its launch overlaps the kernel that wrote it). A whole chunk moves
+/// as one 16-byte load and store where both ends are 16-byte aligned; where
+/// only one end is and the other is 2-byte aligned (an f16 or bf16 row of odd
 /// length, into or out of a workspace), as one 16-byte access on the
 /// aligned end and, on the other, eight 2-byte loads, or stores of 4 bytes
 /// (with a 2-byte one at either end where the row starts 2 bytes past a
@@ -749,34 +767,48 @@ static const char kRuntimePtx[] =
     "  ret;\n"
     "}\n"
     "\n"
-    ".visible .entry tile_rt_copy_rows(.param .u64 dst, .param .u64 "
-    "dst_pitch,\n"
-    "    .param .u64 src, .param .u64 src_pitch, .param .u32 row_bytes,\n"
-    "    .param .u32 chunks, .param .u32 total)\n"
+    ".visible .entry tile_rt_copy_rows(\n"
+    "    .param .u64 dst0, .param .u64 dst_pitch0, .param .u64 src0,\n"
+    "    .param .u64 src_pitch0, .param .u32 row_bytes0, .param .u32 chunks0,\n"
+    "    .param .u32 total0,\n"
+    "    .param .u64 dst1, .param .u64 dst_pitch1, .param .u64 src1,\n"
+    "    .param .u64 src_pitch1, .param .u32 row_bytes1, .param .u32 chunks1,\n"
+    "    .param .u32 total1,\n"
+    "    .param .u64 dst2, .param .u64 dst_pitch2, .param .u64 src2,\n"
+    "    .param .u64 src_pitch2, .param .u32 row_bytes2, .param .u32 chunks2,\n"
+    "    .param .u32 total2, .param .u32 first1, .param .u32 first2)\n"
     "{\n"
-    "  .reg .pred %p<8>;\n"
+    "  .reg .pred %p<10>;\n"
     "  .reg .b16 %h<8>;\n"
-    "  .reg .b32 %r<24>;\n"
-    "  .reg .b64 %rd<14>;\n"
+    "  .reg .b32 %r<27>;\n"
+    "  .reg .b64 %rd<15>;\n"
+    "  griddepcontrol.wait;\n"
     "  mov.u32 %r1, %ctaid.x;\n"
+    "  ld.param.u32 %r25, [first1];\n"
+    "  setp.ge.u32 %p8, %r1, %r25;\n"
+    "  ld.param.u32 %r26, [first2];\n"
+    "  setp.ge.u32 %p9, %r1, %r26;\n"
+    "  selp.b32 %r25, %r25, 0, %p8;\n"
+    "  selp.b32 %r25, %r26, %r25, %p9;\n"
+    "  sub.u32 %r1, %r1, %r25;\n"
     "  mov.u32 %r2, %ntid.x;\n"
     "  mov.u32 %r3, %tid.x;\n"
     "  mad.lo.u32 %r4, %r1, %r2, %r3;\n"
-    "  ld.param.u32 %r5, [total];\n"
+    SELECT_PARAM("u32", "b32", "%r5", "%r26", "total")
     "  setp.ge.u32 %p1, %r4, %r5;\n"
     "  @%p1 bra END;\n"
-    "  ld.param.u32 %r6, [chunks];\n"
+    SELECT_PARAM("u32", "b32", "%r6", "%r26", "chunks")
     "  div.u32 %r7, %r4, %r6;\n"
     "  mul.lo.u32 %r8, %r7, %r6;\n"
     "  sub.u32 %r9, %r4, %r8;\n"
     "  shl.b32 %r10, %r9, 4;\n"
-    "  ld.param.u32 %r11, [row_bytes];\n"
+    SELECT_PARAM("u32", "b32", "%r11", "%r26", "row_bytes")
     "  sub.u32 %r12, %r11, %r10;\n"
     "  min.u32 %r12, %r12, 16;\n"
-    "  ld.param.u64 %rd1, [src];\n"
-    "  ld.param.u64 %rd2, [src_pitch];\n"
-    "  ld.param.u64 %rd3, [dst];\n"
-    "  ld.param.u64 %rd4, [dst_pitch];\n"
+    SELECT_PARAM("u64", "b64", "%rd1", "%rd14", "src")
+    SELECT_PARAM("u64", "b64", "%rd2", "%rd14", "src_pitch")
+    SELECT_PARAM("u64", "b64", "%rd3", "%rd14", "dst")
+    SELECT_PARAM("u64", "b64", "%rd4", "%rd14", "dst_pitch")
     "  cvt.u64.u32 %rd5, %r7;\n"
     "  cvt.u64.u32 %rd6, %r10;\n"
     "  mad.lo.u64 %rd7, %rd5, %rd2, %rd1;\n"
@@ -861,12 +893,16 @@ static const char kRuntimePtx[] =
     "END:\n"
     "  ret;\n"
     "}\n";
+// clang-format on
+#undef SELECT_PARAM
 
 enum {
   /// Threads per block of the zeroing and the copy kernel; their grids
   /// cover the chunks.
   kZeroBlock = 256,
   kCopyBlock = 256,
+  /// The copies one launch of the copy kernel makes.
+  kCopyBatch = 3,
   /// The bytes one thread of it clears, and the alignment it needs.
   kZeroChunk = 16,
 };
@@ -954,56 +990,107 @@ tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
   return TILE_RT_SUCCESS;
 }
 
-tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
-                                 tileRtDevicePtr src, size_t srcPitch,
-                                 size_t rowBytes, size_t rows, void *stream) {
-  REQUIRE_CONTEXT();
-  if (platform == TILE_RT_PLATFORM_HIP)
-    return tileRtFail(TILE_RT_ERROR_DRIVER,
-                      "staged arguments need the CUDA driver");
-  if (!rowBytes || !rows)
-    return TILE_RT_SUCCESS;
-  // The runtime's copy kernel where one grid covers the chunks (and the
-  // device runs sm_90 code, as every TMA kernel's does); else the driver's
-  // pitched copy, several times slower on rows of odd length.
-  uint64_t chunks = (rowBytes + 15) / 16;
-  int major = 0;
-  tileRtStatus s = deviceMajor(&major);
+/// Launches the copy kernel on `copies[0..count)` (1 to kCopyBatch of
+/// them, each of whole 16-byte chunks that one 32-bit grid covers), as a
+/// programmatic dependent of the grid before it where `dependent` says.
+static tileRtStatus launchCopyBatch(const tileRtRowCopy *copies, int count,
+                                    bool dependent, void *stream) {
+  CUfunction function;
+  tileRtStatus s =
+      runtimeKernel("tile_rt_copy_rows", &contextState.copyFunction, &function);
   if (s != TILE_RT_SUCCESS)
     return s;
-  if (major >= 9 && rowBytes <= 0xffffffffu && chunks * rows <= 0x7fffffffu) {
-    CUfunction function;
-    s = runtimeKernel("tile_rt_copy_rows", &contextState.copyFunction,
-                      &function);
-    if (s != TILE_RT_SUCCESS)
-      return s;
-    uint64_t dst64 = dst, dstPitch64 = dstPitch, src64 = src,
-             srcPitch64 = srcPitch;
-    uint32_t rowBytes32 = (uint32_t)rowBytes, chunks32 = (uint32_t)chunks,
-             total = (uint32_t)(chunks * rows);
-    void *params[] = {&dst64,      &dstPitch64, &src64, &srcPitch64,
-                      &rowBytes32, &chunks32,   &total};
-    unsigned blocks = (total + kCopyBlock - 1) / kCopyBlock;
-    CU_CHECK(driver.cuLaunchKernel(function, blocks, 1, 1, kCopyBlock, 1, 1, 0,
-                                   (CUstream)stream, params, NULL),
-             "cuLaunchKernel(tile_rt_copy_rows)");
-    return TILE_RT_SUCCESS;
+  // Unused sets copy nothing (total 0) and start at no block.
+  uint64_t addr[kCopyBatch][4];
+  uint32_t sizes[kCopyBatch][3];
+  uint32_t first[kCopyBatch] = {0, 0xffffffffu, 0xffffffffu};
+  void *params[kCopyBatch * 7 + kCopyBatch - 1];
+  memset(addr, 0, sizeof(addr));
+  memset(sizes, 0, sizeof(sizes));
+  uint32_t blocks = 0;
+  for (int i = 0; i < kCopyBatch; ++i) {
+    if (i < count) {
+      const tileRtRowCopy *c = &copies[i];
+      uint64_t chunks = (c->rowBytes + 15) / 16;
+      addr[i][0] = c->dst;
+      addr[i][1] = c->dstPitch;
+      addr[i][2] = c->src;
+      addr[i][3] = c->srcPitch;
+      sizes[i][0] = (uint32_t)c->rowBytes;
+      sizes[i][1] = (uint32_t)chunks;
+      sizes[i][2] = (uint32_t)(chunks * c->rows);
+      first[i] = blocks;
+      blocks += (sizes[i][2] + kCopyBlock - 1) / kCopyBlock;
+    }
+    for (int j = 0; j < 4; ++j)
+      params[7 * i + j] = &addr[i][j];
+    for (int j = 0; j < 3; ++j)
+      params[7 * i + 4 + j] = &sizes[i][j];
   }
-  if (!driver.cuMemcpy2DAsync)
+  for (int i = 1; i < kCopyBatch; ++i)
+    params[7 * kCopyBatch + i - 1] = &first[i];
+  tileRtLaunchConfig config;
+  memset(&config, 0, sizeof(config));
+  config.grid[0] = blocks;
+  config.grid[1] = 1;
+  config.grid[2] = 1;
+  config.block[0] = kCopyBlock;
+  config.block[1] = config.block[2] = 1;
+  config.cluster[0] = config.cluster[1] = config.cluster[2] = 1;
+  return tileRtLaunchOnStreamImpl((tileRtFunction *)function, &config, params,
+                                  stream, dependent && driver.cuLaunchKernelEx);
+}
+
+tileRtStatus tileRtCopyRowsAsync(const tileRtRowCopy *copies, int count,
+                                 bool dependent, void *stream) {
+  REQUIRE_CONTEXT();
+  if (count > 0 && platform == TILE_RT_PLATFORM_HIP)
     return tileRtFail(TILE_RT_ERROR_DRIVER,
-                      "staged arguments need cuMemcpy2DAsync of the CUDA "
-                      "driver");
-  CuMemcpy2D copy;
-  memset(&copy, 0, sizeof(copy));
-  copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  copy.srcDevice = src;
-  copy.srcPitch = srcPitch;
-  copy.dstDevice = dst;
-  copy.dstPitch = dstPitch;
-  copy.WidthInBytes = rowBytes;
-  copy.Height = rows;
-  CU_CHECK(driver.cuMemcpy2DAsync(&copy, (CUstream)stream), "cuMemcpy2DAsync");
-  return TILE_RT_SUCCESS;
+                      "staged arguments need the CUDA driver");
+  // The runtime's copy kernel where one grid covers the chunks (and the
+  // device runs sm_90 code, as every TMA kernel's does), several copies a
+  // launch (2^31 chunks each at most, so that their blocks add up within
+  // 32 bits); else the driver's pitched copy, several times slower on rows
+  // of odd length.
+  int major = 0;
+  tileRtStatus s = count > 0 ? deviceMajor(&major) : TILE_RT_SUCCESS;
+  if (s != TILE_RT_SUCCESS)
+    return s;
+  tileRtRowCopy batch[kCopyBatch];
+  int batched = 0;
+  for (int i = 0; i < count; ++i) {
+    const tileRtRowCopy *c = &copies[i];
+    if (!c->rowBytes || !c->rows)
+      continue;
+    uint64_t chunks = (c->rowBytes + 15) / 16;
+    if (major >= 9 && c->rowBytes <= 0xffffffffu &&
+        chunks * c->rows <= 0x7fffffffu) {
+      batch[batched++] = *c;
+      if (batched == kCopyBatch) {
+        if ((s = launchCopyBatch(batch, batched, dependent, stream)))
+          return s;
+        batched = 0;
+      }
+      continue;
+    }
+    if (!driver.cuMemcpy2DAsync)
+      return tileRtFail(TILE_RT_ERROR_DRIVER,
+                        "staged arguments need cuMemcpy2DAsync of the CUDA "
+                        "driver");
+    CuMemcpy2D copy;
+    memset(&copy, 0, sizeof(copy));
+    copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = c->src;
+    copy.srcPitch = c->srcPitch;
+    copy.dstDevice = c->dst;
+    copy.dstPitch = c->dstPitch;
+    copy.WidthInBytes = c->rowBytes;
+    copy.Height = c->rows;
+    CU_CHECK(driver.cuMemcpy2DAsync(&copy, (CUstream)stream),
+             "cuMemcpy2DAsync");
+  }
+  return batched ? launchCopyBatch(batch, batched, dependent, stream)
+                 : TILE_RT_SUCCESS;
 }
 
 tileRtStatus tileRtStreamCapturing(void *stream, bool *capturing) {

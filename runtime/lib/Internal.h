@@ -74,13 +74,22 @@ tileRtStatus tileRtLaunchOnStreamImpl(tileRtFunction *function,
 tileRtStatus tileRtZeroAsync(tileRtDevicePtr ptr, size_t bytes, void *stream,
                              bool *viaKernel);
 
-/// Copies `rows` rows of `rowBytes` bytes from `src` (rows `srcPitch`
-/// bytes apart) to `dst` (`dstPitch` apart), device to device, in order on
-/// `stream` (cuMemcpy2DAsync): a staged argument's way into and out of its
-/// workspace. CUDA only.
-tileRtStatus tileRtCopyRowsAsync(tileRtDevicePtr dst, size_t dstPitch,
-                                 tileRtDevicePtr src, size_t srcPitch,
-                                 size_t rowBytes, size_t rows, void *stream);
+/// One copy of `rows` rows of `rowBytes` bytes from `src` (rows
+/// `srcPitch` bytes apart) to `dst` (`dstPitch` apart), device to device: a
+/// staged argument's way into or out of its workspace.
+typedef struct tileRtRowCopy {
+  tileRtDevicePtr dst, src;
+  size_t dstPitch, srcPitch, rowBytes, rows;
+} tileRtRowCopy;
+
+/// Enqueues `copies[0..count)` (any may be empty) in order on `stream`:
+/// with the runtime's copy kernel, several copies a launch, on devices of
+/// compute capability 9.0 and later, else with cuMemcpy2DAsync each. With
+/// `dependent` (and cuLaunchKernelEx) the copy kernel launches as a
+/// programmatic dependent of the grid before it on the stream, which it
+/// waits for before it copies: for outputs that grid wrote. CUDA only.
+tileRtStatus tileRtCopyRowsAsync(const tileRtRowCopy *copies, int count,
+                                 bool dependent, void *stream);
 
 /// tileRtEncodeTensorMapTiled over rows `pitch` bytes apart (0: the
 /// contiguous rows of `sizes`).

@@ -946,14 +946,19 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
   // A launch on another stream may still use the workspace.
   if (!capturing && (s = tileRtStreamOrder(&k->workDone, stream, true)))
     return s;
+  // Every copy in, in as few launches as the copy kernel takes.
+  tileRtRowCopy copies[TILE_RT_MAX_STAGED];
+  int numCopies = 0;
+  for (int i = 0; i < packed->numStaged; ++i)
+    if (m->params[packed->stagedParam[i]].stage & TILE_RT_STAGE_IN)
+      copies[numCopies++] = (tileRtRowCopy){
+          k->work + l->offset[i], packed->stagedArg[i].ptr, l->pitch[i],
+          l->rowBytes[i],         l->rowBytes[i],           l->rows[i]};
+  if ((s = tileRtCopyRowsAsync(copies, numCopies, false, stream)))
+    return s;
   for (int i = 0; i < packed->numStaged; ++i) {
     int param = packed->stagedParam[i];
     const tileRtArgValue *a = &packed->stagedArg[i];
-    if ((m->params[param].stage & TILE_RT_STAGE_IN) &&
-        (s = tileRtCopyRowsAsync(k->work + l->offset[i], l->pitch[i], a->ptr,
-                                 l->rowBytes[i], l->rowBytes[i], l->rows[i],
-                                 stream)))
-      return s;
     for (int j = 0; j < m->numParams; ++j) {
       const tileRtParam *p = &m->params[j];
       if (p->kind != TILE_RT_PARAM_TENSOR_MAP || p->source != param)
@@ -975,19 +980,24 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
 
 /// Copies the staged arguments of `packed` that the kernel writes
 /// (`stage ... out` and `inout`) back from `k`'s workspace, and, outside a
-/// stream capture, records the workspace's last use on `stream`.
+/// stream capture, records the workspace's last use on `stream`. The copy
+/// launches as a programmatic dependent of the kernel, so that its launch
+/// overlaps the kernel's last blocks; it waits for the kernel before it
+/// reads.
 static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
                              void *stream, bool capturing,
                              const StagedLayout *l) {
-  for (int i = 0; i < packed->numStaged; ++i) {
-    if (!(k->manifest.params[packed->stagedParam[i]].stage & TILE_RT_STAGE_OUT))
-      continue;
-    tileRtStatus s = tileRtCopyRowsAsync(
-        packed->stagedArg[i].ptr, l->rowBytes[i], k->work + l->offset[i],
-        l->pitch[i], l->rowBytes[i], l->rows[i], stream);
-    if (s != TILE_RT_SUCCESS)
-      return s;
-  }
+  tileRtRowCopy copies[TILE_RT_MAX_STAGED];
+  int numCopies = 0;
+  for (int i = 0; i < packed->numStaged; ++i)
+    if (k->manifest.params[packed->stagedParam[i]].stage & TILE_RT_STAGE_OUT)
+      copies[numCopies++] =
+          (tileRtRowCopy){packed->stagedArg[i].ptr, k->work + l->offset[i],
+                          l->rowBytes[i],           l->pitch[i],
+                          l->rowBytes[i],           l->rows[i]};
+  tileRtStatus s = tileRtCopyRowsAsync(copies, numCopies, true, stream);
+  if (s != TILE_RT_SUCCESS)
+    return s;
   return capturing ? TILE_RT_SUCCESS
                    : tileRtStreamOrder(&k->workDone, stream, false);
 }

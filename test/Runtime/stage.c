@@ -8,40 +8,43 @@
 // stand-in driver, whose kernels read the stand-in maps (address and row
 // pitch) and which counts the pitched copies, this checks each path's
 // results (outputs poisoned first), the pitch the maps see, the copies
-// made, what tileRtKernelSelect says, that a stage is preferred to a
-// fallback, and launches in a graph capture (no waits for work outside it,
-// no allocation), and the L2 promotion encoded for rows that do not start
-// on 128-byte boundaries (an argument's, not a staged copy's). The manifests
-// are written to the directory argv[1].
+// made and the copy kernel's launches (the copies in together, each copy
+// back a dependent of the kernel), what tileRtKernelSelect says, that a stage
+// is preferred to a fallback, and launches in a graph capture (no waits for
+// work outside it, no allocation), and the L2 promotion encoded for rows that
+// do not start on 128-byte boundaries (an argument's, not a staged copy's). The
+// manifests are written to the directory argv[1].
 //
 // clang-format off
 /*
 RUN: rm -rf %t && mkdir -p %t
 RUN: env TILE_RT_CUDA_DRIVER=%tile_obj/test/Runtime/libtile-rt-fake-cuda.so \
 RUN:   %tile_obj/test/Runtime/tile-rt-stage %t | FileCheck %s
-CHECK: 5x77: C = A + B, map pitch 160, 1 copies
+CHECK: 5x77: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
 CHECK-NEXT: why: stage A: 5 rows of 154 bytes copied to rows of 160
-CHECK-NEXT: 5x77 again: C = A + B, map pitch 160, 1 copies
-CHECK-NEXT: 5x80: C = A + B, map pitch 160, 0 copies
-CHECK-NEXT: 5x80 at a 2-byte offset: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: 5x77 again: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
+CHECK-NEXT: 5x80: C = A + B, map pitch 160, 0 copies in 0 launches, 0 dependent
+CHECK-NEXT: 5x80 at a 2-byte offset: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
 CHECK-NEXT: why: stage A: its address 0x{{[0-9a-f]+}} is not aligned; 5 rows of 160 bytes copied to a workspace
-CHECK-NEXT: 40x77, a larger workspace: C = A + B, map pitch 160, 1 copies
-CHECK-NEXT: prepared, 5x77: 1 staged, C = A + B, map pitch 160, 1 copies
-CHECK-NEXT: capture, 5x77: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: 40x77, a larger workspace: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
+CHECK-NEXT: prepared, 5x77: 1 staged, C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
+CHECK-NEXT: capture, 5x77: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
 CHECK-NEXT: capture: 0 waits
 CHECK-NEXT: capture, 100x77: {{.*}}add.manifest: a staged launch in a stream capture needs a workspace of 16128 bytes, which cannot be allocated while capturing (6400 allocated): launch the kernel once on these sizes before capturing
-CHECK-NEXT: stage before fallback: add2d_f16_tma, C = A + B, map pitch 160, 1 copies
-CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies on stream 0x7
+CHECK-NEXT: stage before fallback: add2d_f16_tma, C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
+CHECK-NEXT: inout, 5x77: C += A, map pitch 160, 2 copies in 2 launches, 1 dependent on stream 0x7
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes copied to rows of 160 and back
-CHECK-NEXT: out, 5x77: C = A, map pitch 160, 1 copies
+CHECK-NEXT: out, 5x77: C = A, map pitch 160, 1 copies in 1 launches, 1 dependent
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes written to rows of 160 and copied back
-CHECK-NEXT: rows of 128 bytes: C = A + B, map pitch 128, 0 copies
+CHECK-NEXT: A and B, 5x77: C = A + B, map pitch 160, 2 copies in 1 launches, 0 dependent
+CHECK-NEXT: A and B, 40x77: C = A + B, map pitch 160, 2 copies in 1 launches, 0 dependent
+CHECK-NEXT: rows of 128 bytes: C = A + B, map pitch 128, 0 copies in 0 launches, 0 dependent
 CHECK-NEXT: l2 promotion 3
-CHECK-NEXT: rows of 256 bytes: C = A + B, map pitch 256, 0 copies
+CHECK-NEXT: rows of 256 bytes: C = A + B, map pitch 256, 0 copies in 0 launches, 0 dependent
 CHECK-NEXT: l2 promotion 3
-CHECK-NEXT: rows of 160 bytes: C = A + B, map pitch 160, 0 copies
+CHECK-NEXT: rows of 160 bytes: C = A + B, map pitch 160, 0 copies in 0 launches, 0 dependent
 CHECK-NEXT: l2 promotion 2
-CHECK-NEXT: staged rows of 154 bytes: C = A + B, map pitch 160, 1 copies
+CHECK-NEXT: staged rows of 154 bytes: C = A + B, map pitch 160, 1 copies in 1 launches, 0 dependent
 CHECK-NEXT: l2 promotion 3
 CHECK-NEXT: PASS
 */
@@ -61,6 +64,8 @@ CHECK-NEXT: PASS
 enum { kMaxRows = 40, kMaxCols = 80 };
 
 static long (*rowCopies)(void **);
+static long (*copyLaunches)(void);
+static long (*dependentLaunches)(long *);
 static long (*streamWaits)(void);
 static void (*setCapturing)(int);
 static long (*lastTensorMap)(uint64_t *, uint64_t *);
@@ -78,13 +83,28 @@ static uint16_t *alloc(size_t elements) {
   return (uint16_t *)p;
 }
 
-/// The copies and the map pitch since `copiesBefore`, as the end of a line.
+static long copyLaunchesBefore, dependentBefore;
+
+/// Notes the copy kernel's launches and the dependent launches so far,
+/// which printStaging counts from.
+static void markLaunches(void) {
+  long afterZero;
+  copyLaunchesBefore = copyLaunches();
+  dependentBefore = dependentLaunches(&afterZero);
+}
+
+/// The copies since `copiesBefore`, the copy kernel's launches and the
+/// dependent launches since markLaunches, and the map pitch, as the end
+/// of a line.
 static void printStaging(long copiesBefore) {
   void *stream;
   uint64_t sizes[2], pitch;
+  long afterZero;
   lastTensorMap(sizes, &pitch);
-  printf(", map pitch %llu, %ld copies", (unsigned long long)pitch,
-         rowCopies(&stream) - copiesBefore);
+  printf(", map pitch %llu, %ld copies in %ld launches, %ld dependent",
+         (unsigned long long)pitch, rowCopies(&stream) - copiesBefore,
+         copyLaunches() - copyLaunchesBefore,
+         dependentLaunches(&afterZero) - dependentBefore);
 }
 
 /// Whether `c` (rows x cols, row-major) holds `a + b` (`b` null: `a`
@@ -124,6 +144,7 @@ static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
   addArgs(args, a, b, c, rows, cols);
   memset(c, 0xff, sizeof(uint16_t) * rows * cols);
   void *stream;
+  markLaunches();
   long before = rowCopies(&stream);
   tileRtStatus s = tileRtKernelLaunchOnStream(k, args, NULL);
   if (s != TILE_RT_SUCCESS) {
@@ -155,13 +176,17 @@ int main(int argc, char **argv) {
   if (!dir)
     return 2;
   rowCopies = (long (*)(void **))fakeDriverSymbol("fakeCudaRowCopies");
+  copyLaunches = (long (*)(void))fakeDriverSymbol("fakeCudaCopyLaunches");
+  dependentLaunches =
+      (long (*)(long *))fakeDriverSymbol("fakeCudaDependentLaunches");
   lastTensorMap = (long (*)(uint64_t *, uint64_t *))fakeDriverSymbol(
       "fakeCudaLastTensorMap");
   lastLaunch = (FakeLastLaunch)fakeDriverSymbol("fakeCudaLastLaunch");
   streamWaits = (long (*)(void))fakeDriverSymbol("fakeCudaStreamWaits");
   setCapturing = (void (*)(int))fakeDriverSymbol("fakeCudaSetCapturing");
-  if (startStandInDriver(rowCopies && lastTensorMap && lastLaunch &&
-                         streamWaits && setCapturing))
+  if (startStandInDriver(rowCopies && copyLaunches && dependentLaunches &&
+                         lastTensorMap && lastLaunch && streamWaits &&
+                         setCapturing))
     return 1;
   writeFile(dir, "k.ptx", ".visible .entry k() { ret; }\n");
 
@@ -190,6 +215,7 @@ int main(int argc, char **argv) {
   tileRtPackedParams packed;
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
   void *stream;
+  markLaunches();
   long before = rowCopies(&stream);
   expectOk(tileRtKernelPrepare(add, args, &config, &packed), "prepare");
   expectOk(tileRtKernelLaunchPrepared(add, &config, &packed), "launch");
@@ -256,6 +282,7 @@ int main(int argc, char **argv) {
     accArgs[i].sizes[0] = 5;
     accArgs[i].sizes[1] = 77;
   }
+  markLaunches();
   before = rowCopies(&stream);
   expectOk(tileRtKernelLaunchOnStream(acc, accArgs, (void *)7), "launch acc");
   printf("inout, 5x77: C += A");
@@ -287,6 +314,7 @@ int main(int argc, char **argv) {
                                      "grid y ceildiv(A.dim0, 4)\n");
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
   memset(c0, 0, sizeof(uint16_t) * 5 * 77);
+  markLaunches();
   before = rowCopies(&stream);
   expectOk(tileRtKernelLaunchOnStream(store, accArgs, NULL), "launch store");
   printf("out, 5x77: C = A");
@@ -298,6 +326,25 @@ int main(int argc, char **argv) {
       "select store");
   printf("why: %s", why);
   tileRtKernelDestroy(store);
+
+  // A and B both read through maps: both copied in by one launch.
+  tileRtKernel *two = writeAndLoad(dir, "two.manifest",
+                                   "tile-launch-manifest 1\n"
+                                   "kernel add2d_f16_tma2\n"
+                                   "binary k.ptx ptx\n"
+                                   "param A memref<?x?xf16> none\n"
+                                   "param B memref<?x?xf16> none\n"
+                                   "param C memref<?x?xf16> descriptor\n"
+                                   "param A_tmap tensormap A box 4x8\n"
+                                   "param B_tmap tensormap B box 4x8\n"
+                                   "stage A in\n"
+                                   "stage B in\n"
+                                   "block 8 4\n"
+                                   "grid x ceildiv(C.dim1, 8)\n"
+                                   "grid y ceildiv(C.dim0, 4)\n");
+  launchAdd(two, "A and B, 5x77", a, b, c, 5, 77, 0);
+  launchAdd(two, "A and B, 40x77", a, b, c, 40, 77, 0);
+  tileRtKernelDestroy(two);
 
   // A map asking for 256-byte L2 promotion gets 128 bytes over an
   // argument's rows that do not start on 128-byte boundaries, its own

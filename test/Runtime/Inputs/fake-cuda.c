@@ -10,6 +10,7 @@
 // Kernels: vadd_f32 (bare pointers, as Inputs/kernels.cu), add2d_f16
 // (memref descriptors), add2d_f16_tma (A through a tensor map, whose
 // stand-in encoding is the address followed by the row pitch),
+// add2d_f16_tma2 (A and B through tensor maps, C a descriptor),
 // acc2d_f16_tma (C += A, C read and written through a tensor map),
 // store2d_f16_tma (C = A, C written through a tensor map), gemm_f16
 // (C = A B over three f16 descriptors, f32 accumulation), gemm_tn_f16
@@ -34,15 +35,15 @@
 // received and fakeCudaLastTensorMap the last tensor map encoded, so tests
 // can tell how arguments were bound; fakeCudaTensorMapEncodes counts the
 // tensor maps encoded, so tests can tell whether a launch reused the maps
-// of the one before, fakeCudaRowCopies the pitched copies
-// (cuMemcpy2DAsync) that stage arguments and fakeCudaStreamWaits the
+// of the one before, fakeCudaRowCopies the pitched copies that stage
+// arguments (cuMemcpy2DAsync, or one of the copy kernel's sets),
+// fakeCudaCopyLaunches the copy kernel's launches and fakeCudaStreamWaits the
 // streams made to wait for an event; fakeCudaSetCapturing makes every
 // stream report a graph capture (cuStreamIsCapturing). fakeCudaModuleLoads,
 // fakeCudaZeroKernels, fakeCudaAsyncMemsets and fakeCudaDependentLaunches count
 // modules loaded, zeroing kernels run, stream-ordered memsets and launches that
 // carried the dependent launch attribute (and of those, the ones that
-// directly followed a zeroing kernel on their stream, the only place the
-// runtime may ask for one).
+// directly followed a zeroing kernel on their stream).
 //
 // The device has 132 multiprocessors (an H100 SXM's count) of 2048 threads
 // and 233472 bytes of shared memory, 1024 of them reserved per block, and
@@ -239,6 +240,26 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
     }
 }
 
+/// add2d_f16 with C a descriptor and A and B read through the stand-in
+/// tensor maps that follow it.
+static void add2dF16Tma2(const unsigned grid[3], const unsigned block[3],
+                         void **params) {
+  uint16_t *a, *b, *c;
+  int64_t dc[5];
+  uint64_t pitchA, pitchB;
+  fakeDescriptor(params, 0, &c, dc);
+  fakeTensorMap(params, 7, &a, &pitchA);
+  fakeTensorMap(params, 8, &b, &pitchB);
+  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
+    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
+      if (row >= dc[1] || col >= dc[2])
+        continue;
+      float x = tileRtF16ToF32(a[row * (pitchA / 2) + col]);
+      float y = tileRtF16ToF32(b[row * (pitchB / 2) + col]);
+      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
+    }
+}
+
 /// C = A, or C += A with `accumulate`, C read and written through its
 /// stand-in tensor map (the address, then the row pitch) and A a
 /// descriptor, over the grid's threads within A.
@@ -322,35 +343,54 @@ static void zeroChunks(const unsigned grid[3], const unsigned block[3],
 static const char *lastOperation;
 static void *lastOperationStream;
 
-static long rowCopies;
+static long rowCopies, copyLaunches;
 static void *rowCopyStream;
 
-/// The runtime's copy kernel (Driver.c): thread i copies chunk c = i mod
-/// chunks of row r = i / chunks, bytes [16 c, min(16 c + 16, row_bytes)),
-/// from src + r src_pitch to dst + r dst_pitch (u64 dst, dst_pitch, src,
-/// src_pitch; u32 row_bytes, chunks, total).
+/// The runtime's copy kernel (Driver.c): up to three copies, each seven
+/// parameters (u64 dst, dst_pitch, src, src_pitch; u32 row_bytes, chunks,
+/// total), then the first blocks of copies 1 and 2 (u32, 0xffffffff for
+/// none); copy y runs on the blocks from its first to the next one's.
+/// Thread i of a copy copies chunk c = i mod chunks of row r = i / chunks,
+/// bytes [16 c, min(16 c + 16, row_bytes)), from src + r src_pitch to
+/// dst + r dst_pitch.
 static void copyRows(const unsigned grid[3], const unsigned block[3],
                      void **params) {
-  uint64_t dst, dstPitch, src, srcPitch;
-  uint32_t rowBytes, chunks, total;
-  memcpy(&dst, params[0], sizeof(dst));
-  memcpy(&dstPitch, params[1], sizeof(dstPitch));
-  memcpy(&src, params[2], sizeof(src));
-  memcpy(&srcPitch, params[3], sizeof(srcPitch));
-  memcpy(&rowBytes, params[4], sizeof(rowBytes));
-  memcpy(&chunks, params[5], sizeof(chunks));
-  memcpy(&total, params[6], sizeof(total));
-  uint64_t threads =
-      (uint64_t)grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
-  for (uint64_t i = 0; i < threads && i < total; ++i) {
-    uint64_t r = i / chunks, at = 16 * (i % chunks);
-    uint64_t n = rowBytes - at < 16 ? rowBytes - at : 16;
-    memcpy((char *)(uintptr_t)(dst + r * dstPitch + at),
-           (const char *)(uintptr_t)(src + r * srcPitch + at), n);
+  uint32_t first[4] = {0, 0, 0, grid[0]};
+  memcpy(&first[1], params[21], sizeof(first[1]));
+  memcpy(&first[2], params[22], sizeof(first[2]));
+  for (int y = 0; y < 3; ++y) {
+    void **set = params + 7 * y;
+    uint64_t dst, dstPitch, src, srcPitch;
+    uint32_t rowBytes, chunks, total;
+    memcpy(&dst, set[0], sizeof(dst));
+    memcpy(&dstPitch, set[1], sizeof(dstPitch));
+    memcpy(&src, set[2], sizeof(src));
+    memcpy(&srcPitch, set[3], sizeof(srcPitch));
+    memcpy(&rowBytes, set[4], sizeof(rowBytes));
+    memcpy(&chunks, set[5], sizeof(chunks));
+    memcpy(&total, set[6], sizeof(total));
+    uint32_t end = grid[0];
+    for (int z = y + 1; z < 4; ++z)
+      if (first[z] < end)
+        end = first[z];
+    if (first[y] >= end)
+      continue;
+    uint64_t threads = (uint64_t)(end - first[y]) * block[0];
+    for (uint64_t i = 0; i < threads && i < total; ++i) {
+      uint64_t r = i / chunks, at = 16 * (i % chunks);
+      uint64_t n = rowBytes - at < 16 ? rowBytes - at : 16;
+      memcpy((char *)(uintptr_t)(dst + r * dstPitch + at),
+             (const char *)(uintptr_t)(src + r * srcPitch + at), n);
+    }
+    rowCopies += total > 0;
   }
-  ++rowCopies;
+  ++copyLaunches;
   rowCopyStream = lastOperationStream;
 }
+
+/// For tests: the launches of the copy kernel so far (each makes up to
+/// three of the copies fakeCudaRowCopies counts).
+long fakeCudaCopyLaunches(void) { return copyLaunches; }
 
 /// The three descriptors the last GEMM received: aligned pointer, then
 /// offset, sizes and strides; `gemms` counts the GEMMs launched.
@@ -404,6 +444,7 @@ static KernelEntry kernels[] = {
     {"vadd_f32", vaddF32, 0},
     {"add2d_f16", add2dF16, 0},
     {"add2d_f16_tma", add2dF16Tma, 0},
+    {"add2d_f16_tma2", add2dF16Tma2, 0},
     {"acc2d_f16_tma", acc2dF16Tma, 0},
     {"store2d_f16_tma", store2dF16Tma, 0},
     {"gemm_f16", gemmF16, 0},
