@@ -220,6 +220,22 @@ static void fakeTensorMap(void **params, int index, uint16_t **data,
   memcpy(pitch, (char *)params[index] + 8, sizeof(*pitch));
 }
 
+/// C = A + B over the grid's threads within C (descriptor `dc`), A and B
+/// given by their first element and their row and column strides.
+static void addStrided(const unsigned grid[3], const unsigned block[3],
+                       const uint16_t *a, int64_t aRow, const uint16_t *b,
+                       int64_t bRow, int64_t bCol, uint16_t *c,
+                       const int64_t dc[5]) {
+  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
+    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
+      if (row >= dc[1] || col >= dc[2])
+        continue;
+      float x = tileRtF16ToF32(a[row * aRow + col]);
+      float y = tileRtF16ToF32(b[row * bRow + col * bCol]);
+      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
+    }
+}
+
 /// add2d_f16 with A read through the stand-in tensor map that follows the
 /// descriptors of B and C.
 static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
@@ -230,14 +246,8 @@ static void add2dF16Tma(const unsigned grid[3], const unsigned block[3],
   fakeDescriptor(params, 0, &b, db);
   fakeDescriptor(params, 1, &c, dc);
   fakeTensorMap(params, 14, &a, &pitch);
-  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
-    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
-      if (row >= dc[1] || col >= dc[2])
-        continue;
-      float x = tileRtF16ToF32(a[row * (pitch / 2) + col]);
-      float y = tileRtF16ToF32(b[db[0] + row * db[3] + col * db[4]]);
-      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
-    }
+  addStrided(grid, block, a, (int64_t)pitch / 2, b + db[0], db[3], db[4], c,
+             dc);
 }
 
 /// add2d_f16 with C a descriptor and A and B read through the stand-in
@@ -250,14 +260,8 @@ static void add2dF16Tma2(const unsigned grid[3], const unsigned block[3],
   fakeDescriptor(params, 0, &c, dc);
   fakeTensorMap(params, 7, &a, &pitchA);
   fakeTensorMap(params, 8, &b, &pitchB);
-  for (int64_t row = 0; row < (int64_t)grid[1] * block[1]; ++row)
-    for (int64_t col = 0; col < (int64_t)grid[0] * block[0]; ++col) {
-      if (row >= dc[1] || col >= dc[2])
-        continue;
-      float x = tileRtF16ToF32(a[row * (pitchA / 2) + col]);
-      float y = tileRtF16ToF32(b[row * (pitchB / 2) + col]);
-      c[dc[0] + row * dc[3] + col * dc[4]] = tileRtF32ToF16(x + y);
-    }
+  addStrided(grid, block, a, (int64_t)pitchA / 2, b, (int64_t)pitchB / 2, 1, c,
+             dc);
 }
 
 /// C = A, or C += A with `accumulate`, C read and written through its
