@@ -951,9 +951,12 @@ static tileRtStatus stageIn(tileRtKernel *k, tileRtPackedParams *packed,
   int numCopies = 0;
   for (int i = 0; i < packed->numStaged; ++i)
     if (m->params[packed->stagedParam[i]].stage & TILE_RT_STAGE_IN)
-      copies[numCopies++] = (tileRtRowCopy){
-          k->work + l->offset[i], packed->stagedArg[i].ptr, l->pitch[i],
-          l->rowBytes[i],         l->rowBytes[i],           l->rows[i]};
+      copies[numCopies++] = (tileRtRowCopy){.dst = k->work + l->offset[i],
+                                            .src = packed->stagedArg[i].ptr,
+                                            .dstPitch = l->pitch[i],
+                                            .srcPitch = l->rowBytes[i],
+                                            .rowBytes = l->rowBytes[i],
+                                            .rows = l->rows[i]};
   if ((s = tileRtCopyRowsAsync(copies, numCopies, false, stream)))
     return s;
   for (int i = 0; i < packed->numStaged; ++i) {
@@ -991,10 +994,12 @@ static tileRtStatus stageOut(tileRtKernel *k, const tileRtPackedParams *packed,
   int numCopies = 0;
   for (int i = 0; i < packed->numStaged; ++i)
     if (k->manifest.params[packed->stagedParam[i]].stage & TILE_RT_STAGE_OUT)
-      copies[numCopies++] =
-          (tileRtRowCopy){packed->stagedArg[i].ptr, k->work + l->offset[i],
-                          l->rowBytes[i],           l->pitch[i],
-                          l->rowBytes[i],           l->rows[i]};
+      copies[numCopies++] = (tileRtRowCopy){.dst = packed->stagedArg[i].ptr,
+                                            .src = k->work + l->offset[i],
+                                            .dstPitch = l->rowBytes[i],
+                                            .srcPitch = l->pitch[i],
+                                            .rowBytes = l->rowBytes[i],
+                                            .rows = l->rows[i]};
   tileRtStatus s = tileRtCopyRowsAsync(copies, numCopies, true, stream);
   if (s != TILE_RT_SUCCESS)
     return s;

@@ -38,6 +38,7 @@ CHECK-NEXT: out, 5x77: C = A, map pitch 160, 1 copies in 1 launches, 1 dependent
 CHECK-NEXT: why: stage C: 5 rows of 154 bytes written to rows of 160 and copied back
 CHECK-NEXT: A and B, 5x77: C = A + B, map pitch 160, 2 copies in 1 launches, 0 dependent
 CHECK-NEXT: A and B, 40x77: C = A + B, map pitch 160, 2 copies in 1 launches, 0 dependent
+CHECK-NEXT: four staged, 5x77: C = A + B, map pitch 160, 4 copies in 2 launches, 0 dependent
 CHECK-NEXT: rows of 128 bytes: C = A + B, map pitch 128, 0 copies in 0 launches, 0 dependent
 CHECK-NEXT: l2 promotion 3
 CHECK-NEXT: rows of 256 bytes: C = A + B, map pitch 256, 0 copies in 0 launches, 0 dependent
@@ -345,6 +346,46 @@ int main(int argc, char **argv) {
   launchAdd(two, "A and B, 5x77", a, b, c, 5, 77, 0);
   launchAdd(two, "A and B, 40x77", a, b, c, 40, 77, 0);
   tileRtKernelDestroy(two);
+
+  // Four memrefs copied in (two the kernel does not read): three copies
+  // make one launch, the fourth another.
+  tileRtKernel *four = writeAndLoad(dir, "four.manifest",
+                                    "tile-launch-manifest 1\n"
+                                    "kernel add2d_f16_tma2\n"
+                                    "binary k.ptx ptx\n"
+                                    "param A memref<?x?xf16> none\n"
+                                    "param B memref<?x?xf16> none\n"
+                                    "param D memref<?x?xf16> none\n"
+                                    "param E memref<?x?xf16> none\n"
+                                    "param C memref<?x?xf16> descriptor\n"
+                                    "param A_tmap tensormap A box 4x8\n"
+                                    "param B_tmap tensormap B box 4x8\n"
+                                    "param D_tmap tensormap D box 4x8\n"
+                                    "param E_tmap tensormap E box 4x8\n"
+                                    "stage A in\n"
+                                    "stage B in\n"
+                                    "stage D in\n"
+                                    "stage E in\n"
+                                    "block 8 4\n"
+                                    "grid x ceildiv(C.dim1, 8)\n"
+                                    "grid y ceildiv(C.dim0, 4)\n");
+  tileRtArgValue fourArgs[9];
+  memset(fourArgs, 0, sizeof(fourArgs));
+  const uint16_t *fourData[5] = {a, b, a, b, c};
+  for (int i = 0; i < 5; ++i) {
+    fourArgs[i].ptr = address(fourData[i]);
+    fourArgs[i].sizes[0] = 5;
+    fourArgs[i].sizes[1] = 77;
+  }
+  memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
+  markLaunches();
+  before = rowCopies(&stream);
+  expectOk(tileRtKernelLaunchOnStream(four, fourArgs, NULL), "launch four");
+  printf("four staged, 5x77: C = A + B");
+  check(c, a, b, NULL, 5, 77);
+  printStaging(before);
+  printf("\n");
+  tileRtKernelDestroy(four);
 
   // A map asking for 256-byte L2 promotion gets 128 bytes over an
   // argument's rows that do not start on 128-byte boundaries, its own
