@@ -172,6 +172,43 @@ static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
   printf("why: %s", why);
 }
 
+/// Launches `k` on `args` on `stream` (failing the test where it fails),
+/// after markLaunches; returns the copies made before, for printStaging.
+static long launchStaged(tileRtKernel *k, const tileRtArgValue *args,
+                         void *stream, const char *what) {
+  void *last;
+  markLaunches();
+  long before = rowCopies(&last);
+  expectOk(tileRtKernelLaunchOnStream(k, args, stream), what);
+  return before;
+}
+
+/// The manifest of add2d_f16_tma2 (C = A + B, A and B read through the
+/// maps that follow C's descriptor) with `names` (A and B first) staged in,
+/// each reached only through its map.
+static const char *mapsAddManifest(const char *const *names, int count) {
+  static char text[2048];
+  int n = snprintf(text, sizeof(text),
+                   "tile-launch-manifest 1\n"
+                   "kernel add2d_f16_tma2\n"
+                   "binary k.ptx ptx\n");
+  for (int i = 0; i < count; ++i)
+    n += snprintf(text + n, sizeof(text) - n, "param %s memref<?x?xf16> none\n",
+                  names[i]);
+  n += snprintf(text + n, sizeof(text) - n,
+                "param C memref<?x?xf16> descriptor\n");
+  for (int i = 0; i < count; ++i)
+    n += snprintf(text + n, sizeof(text) - n,
+                  "param %s_tmap tensormap %s box 4x8\n", names[i], names[i]);
+  for (int i = 0; i < count; ++i)
+    n += snprintf(text + n, sizeof(text) - n, "stage %s in\n", names[i]);
+  snprintf(text + n, sizeof(text) - n,
+           "block 8 4\n"
+           "grid x ceildiv(C.dim1, 8)\n"
+           "grid y ceildiv(C.dim0, 4)\n");
+  return text;
+}
+
 int main(int argc, char **argv) {
   const char *dir = directoryArgument(argc, argv, "tile-rt-stage");
   if (!dir)
@@ -283,9 +320,7 @@ int main(int argc, char **argv) {
     accArgs[i].sizes[0] = 5;
     accArgs[i].sizes[1] = 77;
   }
-  markLaunches();
-  before = rowCopies(&stream);
-  expectOk(tileRtKernelLaunchOnStream(acc, accArgs, (void *)7), "launch acc");
+  before = launchStaged(acc, accArgs, (void *)7, "launch acc");
   printf("inout, 5x77: C += A");
   check(c, a, NULL, c0, 5, 77);
   printStaging(before);
@@ -315,9 +350,7 @@ int main(int argc, char **argv) {
                                      "grid y ceildiv(A.dim0, 4)\n");
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
   memset(c0, 0, sizeof(uint16_t) * 5 * 77);
-  markLaunches();
-  before = rowCopies(&stream);
-  expectOk(tileRtKernelLaunchOnStream(store, accArgs, NULL), "launch store");
+  before = launchStaged(store, accArgs, NULL, "launch store");
   printf("out, 5x77: C = A");
   check(c, a, NULL, c0, 5, 77);
   printStaging(before);
@@ -329,46 +362,17 @@ int main(int argc, char **argv) {
   tileRtKernelDestroy(store);
 
   // A and B both read through maps: both copied in by one launch.
-  tileRtKernel *two = writeAndLoad(dir, "two.manifest",
-                                   "tile-launch-manifest 1\n"
-                                   "kernel add2d_f16_tma2\n"
-                                   "binary k.ptx ptx\n"
-                                   "param A memref<?x?xf16> none\n"
-                                   "param B memref<?x?xf16> none\n"
-                                   "param C memref<?x?xf16> descriptor\n"
-                                   "param A_tmap tensormap A box 4x8\n"
-                                   "param B_tmap tensormap B box 4x8\n"
-                                   "stage A in\n"
-                                   "stage B in\n"
-                                   "block 8 4\n"
-                                   "grid x ceildiv(C.dim1, 8)\n"
-                                   "grid y ceildiv(C.dim0, 4)\n");
+  static const char *const staged[] = {"A", "B", "D", "E"};
+  tileRtKernel *two =
+      writeAndLoad(dir, "two.manifest", mapsAddManifest(staged, 2));
   launchAdd(two, "A and B, 5x77", a, b, c, 5, 77, 0);
   launchAdd(two, "A and B, 40x77", a, b, c, 40, 77, 0);
   tileRtKernelDestroy(two);
 
   // Four memrefs copied in (two the kernel does not read): three copies
   // make one launch, the fourth another.
-  tileRtKernel *four = writeAndLoad(dir, "four.manifest",
-                                    "tile-launch-manifest 1\n"
-                                    "kernel add2d_f16_tma2\n"
-                                    "binary k.ptx ptx\n"
-                                    "param A memref<?x?xf16> none\n"
-                                    "param B memref<?x?xf16> none\n"
-                                    "param D memref<?x?xf16> none\n"
-                                    "param E memref<?x?xf16> none\n"
-                                    "param C memref<?x?xf16> descriptor\n"
-                                    "param A_tmap tensormap A box 4x8\n"
-                                    "param B_tmap tensormap B box 4x8\n"
-                                    "param D_tmap tensormap D box 4x8\n"
-                                    "param E_tmap tensormap E box 4x8\n"
-                                    "stage A in\n"
-                                    "stage B in\n"
-                                    "stage D in\n"
-                                    "stage E in\n"
-                                    "block 8 4\n"
-                                    "grid x ceildiv(C.dim1, 8)\n"
-                                    "grid y ceildiv(C.dim0, 4)\n");
+  tileRtKernel *four =
+      writeAndLoad(dir, "four.manifest", mapsAddManifest(staged, 4));
   tileRtArgValue fourArgs[9];
   memset(fourArgs, 0, sizeof(fourArgs));
   const uint16_t *fourData[5] = {a, b, a, b, c};
@@ -378,9 +382,7 @@ int main(int argc, char **argv) {
     fourArgs[i].sizes[1] = 77;
   }
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
-  markLaunches();
-  before = rowCopies(&stream);
-  expectOk(tileRtKernelLaunchOnStream(four, fourArgs, NULL), "launch four");
+  before = launchStaged(four, fourArgs, NULL, "launch four");
   printf("four staged, 5x77: C = A + B");
   check(c, a, b, NULL, 5, 77);
   printStaging(before);
