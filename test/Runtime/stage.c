@@ -173,14 +173,19 @@ static void launchAdd(tileRtKernel *k, const char *what, const uint16_t *a,
 }
 
 /// Launches `k` on `args` on `stream` (failing the test where it fails),
-/// after markLaunches; returns the copies made before, for printStaging.
-static long launchStaged(tileRtKernel *k, const tileRtArgValue *args,
-                         void *stream, const char *what) {
+/// then prints `what`, whether the 5 x 77 `c` holds `a + b` (`b` null: `a`
+/// plus `c0`) and the staging (printStaging), without ending the line.
+static void launchStaged(tileRtKernel *k, const tileRtArgValue *args,
+                         void *stream, const char *what, const uint16_t *c,
+                         const uint16_t *a, const uint16_t *b,
+                         const uint16_t *c0) {
   void *last;
   markLaunches();
   long before = rowCopies(&last);
   expectOk(tileRtKernelLaunchOnStream(k, args, stream), what);
-  return before;
+  printf("%s", what);
+  check(c, a, b, c0, 5, 77);
+  printStaging(before);
 }
 
 /// The manifest of add2d_f16_tma2 (C = A + B, A and B read through the
@@ -320,10 +325,7 @@ int main(int argc, char **argv) {
     accArgs[i].sizes[0] = 5;
     accArgs[i].sizes[1] = 77;
   }
-  before = launchStaged(acc, accArgs, (void *)7, "launch acc");
-  printf("inout, 5x77: C += A");
-  check(c, a, NULL, c0, 5, 77);
-  printStaging(before);
+  launchStaged(acc, accArgs, (void *)7, "inout, 5x77: C += A", c, a, NULL, c0);
   rowCopies(&stream);
   printf(" on stream %p\n", stream);
   char why[2048];
@@ -350,10 +352,7 @@ int main(int argc, char **argv) {
                                      "grid y ceildiv(A.dim0, 4)\n");
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
   memset(c0, 0, sizeof(uint16_t) * 5 * 77);
-  before = launchStaged(store, accArgs, NULL, "launch store");
-  printf("out, 5x77: C = A");
-  check(c, a, NULL, c0, 5, 77);
-  printStaging(before);
+  launchStaged(store, accArgs, NULL, "out, 5x77: C = A", c, a, NULL, c0);
   printf("\n");
   expectOk(
       tileRtKernelSelect(store, accArgs, &target, targetArgs, why, sizeof(why)),
@@ -382,10 +381,8 @@ int main(int argc, char **argv) {
     fourArgs[i].sizes[1] = 77;
   }
   memset(c, 0xff, sizeof(uint16_t) * 5 * 77);
-  before = launchStaged(four, fourArgs, NULL, "launch four");
-  printf("four staged, 5x77: C = A + B");
-  check(c, a, b, NULL, 5, 77);
-  printStaging(before);
+  launchStaged(four, fourArgs, NULL, "four staged, 5x77: C = A + B", c, a, b,
+               NULL);
   printf("\n");
   tileRtKernelDestroy(four);
 
