@@ -225,8 +225,9 @@ struct tileRtKernel {
   /// Whether the binaries were loaded (tileRtKernelLoad), so it can launch.
   int onDevice;
   /// The blocks of the kernel the device holds at once, where it is loaded
-  /// on the device and its grid reads them (`resident_blocks`) or a costed
-  /// variant names it (its waves are counted); else -1.
+  /// on the device and its grid reads them (`resident_blocks`), a costed
+  /// variant names it (its waves are counted) or a variant's rule reads
+  /// them; else -1.
   int64_t residentBlocks;
   /// The kernels of the manifest's variants, in order, and for each
   /// parameter of a variant the index of the same-named parameter here (-1
@@ -237,6 +238,9 @@ struct tileRtKernel {
   /// Per parameter of a variant, nonzero where the variant transposes it
   /// (`view transpose`), so binding swaps its sizes.
   unsigned char transposed[TILE_RT_MAX_VARIANTS][TILE_RT_MAX_PARAMS];
+  /// Per variant, nonzero where its rule reads `resident_blocks` (of the
+  /// variant's kernel), found once at load rather than at every launch.
+  unsigned char residentRule[TILE_RT_MAX_VARIANTS];
   /// What the last tileRtKernelLaunchOnStream chose and packed, reused by
   /// the next when its arguments are the same, and the flag a launch holds
   /// while it reads or refills it.
@@ -328,9 +332,18 @@ static tileRtStatus loadTree(const tileRtManifest *manifest, int onDevice,
                      "%s:%d: variant %s has a cost but names no kernel "
                      "(a cost counts the waves of the variant's grid)",
                      manifest->path, directive->line, directive->path);
+    // So does a rule that reads resident_blocks.
+    int residentRule = tileRtRuleUsesResidentBlocks(directive->rule);
+    if (s == TILE_RT_SUCCESS && residentRule && !variant->hasKernel)
+      s = tileRtFail(TILE_RT_ERROR_PARSE,
+                     "%s:%d: the rule of variant %s reads resident_blocks but "
+                     "the variant names no kernel (resident_blocks counts the "
+                     "blocks of the variant's kernel the device holds at once)",
+                     manifest->path, directive->line, directive->path);
     if (s == TILE_RT_SUCCESS)
-      s = loadTree(variant, onDevice, depth + 1, directive->cost > 0,
-                   &k->variants[i]);
+      s = loadTree(variant, onDevice, depth + 1,
+                   directive->cost > 0 || residentRule, &k->variants[i]);
+    k->residentRule[i] = (unsigned char)residentRule;
     if (s != TILE_RT_SUCCESS)
       break;
     for (int j = 0; j < variant->numParams; ++j) {
@@ -555,6 +568,14 @@ static void tryVariant(Choice *c, tileRtKernel *k, int i, const char *note) {
   else
     append(c->why, c->whyLen, "%s %s: %s", kind, v->path,
            c->ownReason[0] ? c->ownReason : "no rule");
+  if (k->residentRule[i]) {
+    int64_t resident = k->variants[i]->residentBlocks;
+    if (resident >= 0)
+      append(c->why, c->whyLen, ", resident_blocks %lld", (long long)resident);
+    else
+      append(c->why, c->whyLen,
+             ", taken without the device (resident_blocks unknown)");
+  }
   append(c->why, c->whyLen, "%s", note);
   appendViews(c->why, c->whyLen, &k->manifest, v, c->args);
   append(c->why, c->whyLen, "\n%s", c->childWhy);
@@ -565,8 +586,16 @@ static void tryVariant(Choice *c, tileRtKernel *k, int i, const char *note) {
 /// error.
 static int ruleHolds(Choice *c, tileRtKernel *k, int i, int *holds) {
   const tileRtVariant *v = &k->manifest.variants[i];
-  tileRtStatus s =
-      tileRtManifestEvalRule(&k->manifest, v->rule, c->args, holds);
+  // Without the device (a kernel loaded on the host) resident_blocks is
+  // unknown: such a rule is taken as holding, as costed variants are tried
+  // in order there.
+  int64_t resident = k->variants[i]->residentBlocks;
+  if (k->residentRule[i] && resident < 0) {
+    *holds = 1;
+    return 1;
+  }
+  tileRtStatus s = tileRtManifestEvalRuleResident(&k->manifest, v->rule,
+                                                  c->args, resident, holds);
   if (s != TILE_RT_SUCCESS) {
     failChoice(c, k, v->line, s);
     return 0;

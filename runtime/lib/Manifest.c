@@ -363,7 +363,7 @@ static int checkLookup(void *context, const char *name, size_t len,
   return checkName((const tileRtManifest *)context, name, len, value);
 }
 
-/// checkLookup for a grid, which may also read `resident_blocks`.
+/// checkLookup for a grid or a rule, which may also read `resident_blocks`.
 static int checkGridLookup(void *context, const char *name, size_t len,
                            int64_t *value) {
   if (isResidentBlocks(name, len)) {
@@ -562,7 +562,7 @@ static tileRtStatus evalRule(const char *rule, tileRtExprLookup lookup,
 static tileRtStatus checkRules(tileRtManifest *m) {
   for (int i = 0; i < m->numVariants; ++i) {
     int ignored;
-    if (evalRule(m->variants[i].rule, checkLookup, m, 1, &ignored) !=
+    if (evalRule(m->variants[i].rule, checkGridLookup, m, 1, &ignored) !=
         TILE_RT_SUCCESS) {
       char msg[1024];
       snprintf(msg, sizeof(msg), "%s", tileRtErrorString());
@@ -1161,8 +1161,8 @@ tileRtStatus tileRtManifestParamText(const tileRtManifest *m, int index,
 typedef struct ArgLookup {
   const tileRtManifest *m;
   const tileRtArgValue *args;
-  /// The value of `resident_blocks` in a grid; negative where a grid may
-  /// not read it (rules) or it is unknown.
+  /// The value of `resident_blocks` in a grid or a rule; negative where it
+  /// is unknown.
   int64_t residentBlocks;
 } ArgLookup;
 
@@ -1372,8 +1372,31 @@ tileRtStatus tileRtManifestEvalRule(const tileRtManifest *m, const char *rule,
   if (!m || !rule || !args || !holds)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest, rule, arguments or result");
-  ArgLookup ctx = {m, args, -1};
+  return tileRtManifestEvalRuleResident(m, rule, args, -1, holds);
+}
+
+tileRtStatus tileRtManifestEvalRuleResident(const tileRtManifest *m,
+                                            const char *rule,
+                                            const tileRtArgValue *args,
+                                            int64_t residentBlocks,
+                                            int *holds) {
+  if (!m || !rule || !args || !holds)
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "null manifest, rule, arguments or result");
+  if (residentBlocks < 0 && tileRtRuleUsesResidentBlocks(rule))
+    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "rule '%s' reads %s, the blocks of the variant's kernel "
+                      "the device holds at once, which only a kernel loaded "
+                      "on the device knows",
+                      rule, kResidentBlocks);
+  ArgLookup ctx = {m, args, residentBlocks};
   return evalRule(rule, argLookup, &ctx, 0, holds);
+}
+
+int tileRtRuleUsesResidentBlocks(const char *rule) {
+  int uses = 0, ignored;
+  (void)evalRule(rule, noteResidentBlocks, &uses, 1, &ignored);
+  return uses;
 }
 
 tileRtStatus tileRtManifestCheckArgs(const tileRtManifest *m,

@@ -1,7 +1,8 @@
 //===- dispatch.c - variant rules and launches on a stream ------*- C -*-===//
 //
 // The C API of dispatching manifests: tileRtManifestEvalRule on clauses,
-// comparisons and alignment, tileRtManifestParamText, tileRtKernelSelect
+// comparisons and alignment, tileRtManifestEvalRuleResident on a rule that
+// reads resident_blocks, tileRtManifestParamText, tileRtKernelSelect
 // on a dispatching manifest loaded without a driver, and a launch with
 // tileRtKernelLaunchOnStream on the stand-in driver, whose
 // fakeCudaLastLaunch tells which kernel ran, with which block, on which
@@ -19,6 +20,10 @@ CHECK-NEXT: rule 'M.dim0 > 64 and mod(K, 8) == 0' at M=65, K=12: 0
 CHECK-NEXT: rule 'K != 12' at M=1, K=12: 0
 CHECK-NEXT: rule '' at M=1, K=1: 1
 CHECK-NEXT: rule 'M.dim0 >= ceildiv(K, 0)': in rule clause 'M.dim0 >= ceildiv(K, 0)': division by zero at column 1
+CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=66, K=4, 132 resident: 1 (reads resident_blocks: 1)
+CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=65, K=4, 132 resident: 0 (reads resident_blocks: 1)
+CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=65, K=4: rule 'M.dim0 * K >= 2 * resident_blocks' reads resident_blocks, the blocks of the variant's kernel the device holds at once, which only a kernel loaded on the device knows
+CHECK-NEXT: rule 'M.dim0 <= 64' at M=1, K=1, 132 resident: 1 (reads resident_blocks: 0)
 CHECK-NEXT: param 0: M memref<?x?xf16> none
 CHECK-NEXT: param 1: K i32 none
 CHECK-NEXT: param 5: no parameter 5 (the manifest has 2)
@@ -78,6 +83,33 @@ int main(int argc, char **argv) {
              (long long)rules[i].rows, (long long)rules[i].k, holds);
     else
       printf("rule '%s': %s\n", rules[i].rule, tileRtErrorString());
+  }
+  // A rule may compare the work with the blocks the variant's kernel holds
+  // at once, which only the device knows (-1: unknown).
+  struct {
+    const char *rule;
+    int64_t rows, resident;
+  } resident[] = {
+      {"M.dim0 * K >= 2 * resident_blocks", 66, 132},
+      {"M.dim0 * K >= 2 * resident_blocks", 65, 132},
+      {"M.dim0 * K >= 2 * resident_blocks", 65, -1},
+      {"M.dim0 <= 64", 1, 132},
+  };
+  for (size_t i = 0; i < sizeof(resident) / sizeof(resident[0]); ++i) {
+    tileRtArgValue args[2] = {{0}};
+    args[0].sizes[0] = resident[i].rows;
+    args[1].i = resident[i].rows == 1 ? 1 : 4;
+    int holds = -1;
+    printf("rule '%s' at M=%lld, K=%lld", resident[i].rule,
+           (long long)args[0].sizes[0], (long long)args[1].i);
+    if (tileRtManifestEvalRuleResident(&m, resident[i].rule, args,
+                                       resident[i].resident,
+                                       &holds) == TILE_RT_SUCCESS)
+      printf(", %lld resident: %d (reads resident_blocks: %d)\n",
+             (long long)resident[i].resident, holds,
+             tileRtRuleUsesResidentBlocks(resident[i].rule));
+    else
+      printf(": %s\n", tileRtErrorString());
   }
   char text[256];
   int indices[] = {0, 1, 5};

@@ -10,7 +10,8 @@
 // evaluates (primefloor(resident_blocks) among them) and the launches
 // take, and the errors: a grid that reads
 // resident_blocks without a device, a block that does not fit, the name
-// reserved against parameters and kept out of variant rules. The
+// reserved against parameters (variant rules may read it:
+// dispatch-resident.test) and a misspelling of it in a rule. The
 // manifests are written to the directory argv[1].
 //
 // clang-format off
@@ -38,7 +39,7 @@ CHECK-NEXT: host kernel selects: nop
 CHECK-NEXT: manifest grid: TILE_RT_ERROR_INVALID_ARGUMENT: {{.*}}persistent.manifest: the grid reads resident_blocks, the blocks of its kernel the device holds at once, which only a kernel loaded on the device knows
 CHECK-NEXT: given 7: grid 7 1 1
 CHECK-NEXT: reserved name: TILE_RT_ERROR_PARSE: <string>:4: parameter name 'resident_blocks' is reserved: grids read it as the blocks of the kernel the device holds at once
-CHECK-NEXT: rule: TILE_RT_ERROR_PARSE: <string>:3: in rule clause 'resident_blocks > 1': unknown name 'resident_blocks' at column 1
+CHECK-NEXT: rule: TILE_RT_ERROR_PARSE: <string>:3: in rule clause 'resident_block > 1': unknown name 'resident_block' at column 1
 CHECK-NEXT: hip, 256 threads, 0 bytes: 2432 resident blocks
 CHECK-NEXT: hip, 256 threads, 65536 bytes: 304 resident blocks
 CHECK-NEXT: PASS
@@ -200,7 +201,7 @@ int main(int argc, char **argv) {
               "reserved name");
   expectError(tileRtManifestParseString(
                   "tile-launch-manifest 2\nparam n i32 none\n"
-                  "variant plain.manifest when resident_blocks > 1\n",
+                  "variant plain.manifest when resident_block > 1\n",
                   NULL, &parsed),
               "rule");
 

@@ -70,9 +70,9 @@ static const char *const usage =
     "  --device N          CUDA device ordinal (default 0)\n"
     "  --dry-run           check files and arguments, evaluate the grid and\n"
     "                      print the packed kernel arguments without a GPU\n"
-    "                      (a persistent kernel's grid, which reads\n"
-    "                      resident_blocks, and costed variants, which\n"
-    "                      count waves, ask the device)\n"
+    "                      (a persistent kernel's grid and rules that\n"
+    "                      read resident_blocks, and costed variants,\n"
+    "                      which count waves, ask the device)\n"
     "  --print-manifest    print the parsed manifest and exit\n"
     "  --list-devices      print the CUDA devices; fails when there are none\n"
     "  --help              print this help\n"
@@ -664,13 +664,16 @@ static int dryRun(int device) {
   static char why[8192];
   if (tileRtKernelLoadHost(&manifest, &kernel) != TILE_RT_SUCCESS)
     return failRt(NULL);
-  // Costed variants compete on the waves of their grids, which only the
-  // device can count: there the manifest is loaded on it, and without one
-  // they are tried in order, as the note says.
-  int costed = 0;
-  for (int i = 0; i < manifest.numVariants; ++i)
+  // Costed variants compete on the waves of their grids, and a rule may
+  // read resident_blocks, which only the device can count: there the
+  // manifest is loaded on it, and without one costed variants are tried in
+  // order and such rules taken as holding, as the note says.
+  int costed = 0, resident = 0;
+  for (int i = 0; i < manifest.numVariants; ++i) {
     costed |= manifest.variants[i].cost != 0;
-  if (costed) {
+    resident |= tileRtRuleUsesResidentBlocks(manifest.variants[i].rule);
+  }
+  if (costed || resident) {
     tileRtPlatform platform;
     tileRtKernel *onDevice;
     if (tileRtManifestPlatform(&manifest, &platform) == TILE_RT_SUCCESS &&
@@ -680,8 +683,12 @@ static int dryRun(int device) {
       tileRtKernelDestroy(kernel);
       kernel = onDevice;
     } else {
-      printf("note: costed variants tried in order, without the device: "
-             "%s\n",
+      printf("note: %s, without the device: %s\n",
+             costed && resident
+                 ? "costed variants tried in order and rules reading "
+                   "resident_blocks taken as holding"
+             : costed ? "costed variants tried in order"
+                      : "rules reading resident_blocks taken as holding",
              tileRtErrorString());
     }
   }

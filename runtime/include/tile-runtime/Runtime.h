@@ -428,10 +428,23 @@ tileRtStatus tileRtManifestMapArgs(const tileRtManifest *from,
 /// Evaluates `rule` (non-null; a variant's rule: comparisons `EXPR OP EXPR`
 /// with OP one of <= < >= > == !=, joined by `and`; "" holds) over the
 /// memref sizes and integer scalars of `args` (numParams entries) by the
-/// names of `manifest`'s parameters, storing 1 or 0 in `*holds`.
+/// names of `manifest`'s parameters, storing 1 or 0 in `*holds`. A rule
+/// that reads `resident_blocks` fails here (see
+/// tileRtManifestEvalRuleResident).
 tileRtStatus tileRtManifestEvalRule(const tileRtManifest *manifest,
                                     const char *rule,
                                     const tileRtArgValue *args, int *holds);
+/// tileRtManifestEvalRule where the name `resident_blocks` has the value
+/// `residentBlocks`: the blocks of the variant's kernel the device holds at
+/// once (tileRtFunctionResidentBlocks), which a rule may compare with the
+/// work a launch brings; a negative value leaves it unknown, and a rule
+/// that names it then fails.
+tileRtStatus tileRtManifestEvalRuleResident(const tileRtManifest *manifest,
+                                            const char *rule,
+                                            const tileRtArgValue *args,
+                                            int64_t residentBlocks, int *holds);
+/// Whether `rule` (non-null, a variant's rule) names `resident_blocks`.
+int tileRtRuleUsesResidentBlocks(const char *rule);
 
 /// Evaluates the grid of `manifest` for `args` (numParams entries; memref
 /// sizes and integer scalars are read). A dimension may be 0 (nothing to
