@@ -217,10 +217,17 @@ static std::vector<std::string> fileOptionsApplied;
 /// each --dispatch build resolves them from its own parameters.
 static llvm::StringSet<> fileOptionsFromParams;
 
-/// Prints the manifest comment that records `fileOptionsApplied`, if any.
-static void printFileOptions(raw_ostream &os) {
-  if (!fileOptionsApplied.empty())
-    os << "# options " << llvm::join(fileOptionsApplied, " ")
+/// Prints the manifest comment that records `fileOptionsApplied`, if any;
+/// for a dispatching manifest (`dispatching`) only those that are not a
+/// parameter's, which each build resolves from its own.
+static void printFileOptions(raw_ostream &os, bool dispatching = false) {
+  SmallVector<StringRef> shown;
+  for (StringRef option : fileOptionsApplied)
+    if (!dispatching ||
+        !fileOptionsFromParams.contains(option.split('=').first))
+      shown.push_back(option);
+  if (!shown.empty())
+    os << "# options " << llvm::join(shown, " ")
        << " (from the file's tile.options(" << chip << ") line)\n";
 }
 
@@ -1249,6 +1256,11 @@ struct TableEntry {
   /// times the waves of its grid (docs/GEMM.md, "Costed rules"); 0 for
   /// none.
   int64_t cost = 0;
+  /// `when=CLAUSE`s: comparisons over the sizes of the `// tile.dispatch:`
+  /// line and `resident_blocks` that the rule must also meet, as written
+  /// (without blanks), and, once the level's sizes are known, as manifest
+  /// rule clauses over the kernel's arguments.
+  SmallVector<std::string> when, whenRule;
   /// `rules=FILE` (with `via`): the kernel that `via` names is launched
   /// through a dispatching manifest of its own, over the rule entries of
   /// the table FILE (relative to this table's directory) for it; empty
@@ -1426,10 +1438,9 @@ static LogicalResult readTable(StringRef path, StringRef stem,
       return failure();
     };
     if (!line.contains(':') || words.size() < 2 ||
-        (values.empty() && !entry.via) ||
         !parsePattern(words[1], entry.shape) || entry.shape.size() != rank)
       return malformed("expected 'KERNEL SHAPE [KEY=VALUE...] : "
-                       "[via=OTHER(ARG, ...)] NAME=VALUE...' with a shape "
+                       "[via=OTHER(ARG, ...)] [NAME=VALUE...]' with a shape "
                        "of " +
                        Twine(rank) + " dimensions, " + rankHint);
     if (!viaOk)
@@ -1461,6 +1472,13 @@ static LogicalResult readTable(StringRef path, StringRef stem,
         entry.rules = word.drop_front(strlen("rules=")).str();
         continue;
       }
+      if (word.starts_with("when=")) {
+        if (word == "when=")
+          return malformed("expected a comparison after 'when=' (e.g. "
+                           "when=M*N<=4*resident_blocks)");
+        entry.when.push_back(word.drop_front(strlen("when=")).str());
+        continue;
+      }
       if (!splitAssignment(word, name, value))
         return malformed("malformed assignment '" + word + "'");
       if (name == "cost") {
@@ -1482,6 +1500,14 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     if (entry.exact && entry.cost)
       return malformed("cost= weighs a rule entry's waves; a measured shape "
                        "takes none");
+    if (entry.exact && !entry.when.empty())
+      return malformed("when= narrows a rule entry; a measured shape takes "
+                       "none");
+    if (!entry.when.empty() && !entry.rules.empty())
+      return malformed("when= may read resident_blocks of the variant's "
+                       "kernel, but rules=" +
+                       entry.rules +
+                       " launches a dispatching manifest, which has none");
     if (entry.cost && !entry.rules.empty())
       return malformed("cost= weighs the waves of a variant's kernel, but "
                        "rules=" +
@@ -1521,8 +1547,10 @@ static LogicalResult applyTuned(const std::vector<KernelParam> &keyed,
   if (failed(readTable(tunedTable, stem, keyed, want.size(), "like --shape",
                        entries)))
     return failure();
-  // A via= entry configures another kernel: nothing here to tune.
-  llvm::erase_if(entries, [](const TableEntry &e) { return e.via; });
+  // A via= entry configures another kernel: nothing here to tune; a when=
+  // one holds for some launches of a shape, which --shape cannot say.
+  llvm::erase_if(entries,
+                 [](const TableEntry &e) { return e.via || !e.when.empty(); });
   double best = 0;
   const TableEntry *nearest = nullptr, *rule = nullptr;
   for (const TableEntry &entry : entries) {
@@ -2206,6 +2234,73 @@ readDispatchSizes(StringRef buffer, StringRef file, const TableEntry *from,
   return failure();
 }
 
+/// The manifest rule clause of an entry's `when=CLAUSE` (`when`): the
+/// comparison with each size of the `// tile.dispatch:` line (`sizes`)
+/// replaced by its argument's size, or "" with `error` set where it names
+/// anything else than those sizes, `resident_blocks` and the expression
+/// functions, or is not one comparison of two expressions.
+static std::string whenClause(StringRef when,
+                              ArrayRef<std::pair<StringRef, StringRef>> sizes,
+                              std::string &error) {
+  static constexpr llvm::StringLiteral known[] = {
+      "resident_blocks", "ceildiv", "floordiv", "mod", "min", "max",
+      "primefloor"};
+  static constexpr llvm::StringLiteral oneComparison =
+      "expected one comparison EXPR OP EXPR, OP one of <= < >= > == !=";
+  std::string lhs, op, rhs;
+  int depth = 0;
+  for (size_t i = 0; i < when.size();) {
+    char c = when[i];
+    std::string &side = op.empty() ? lhs : rhs;
+    if (llvm::isAlpha(c) || c == '_') {
+      size_t end = i;
+      while (end < when.size() &&
+             (llvm::isAlnum(when[end]) || when[end] == '_'))
+        ++end;
+      StringRef name = when.slice(i, end);
+      auto size =
+          llvm::find_if(sizes, [&](const auto &s) { return s.first == name; });
+      if (size != sizes.end()) {
+        side += size->second.str();
+      } else if (llvm::is_contained(known, name)) {
+        side += name.str();
+      } else {
+        std::string names;
+        for (auto [j, s] : llvm::enumerate(sizes))
+          names += (j ? ", " : "") + s.first.str();
+        error = "unknown name '" + name.str() +
+                "' (expected a size of the '// tile.dispatch:' line (" + names +
+                "), resident_blocks or an expression function)";
+        return "";
+      }
+      i = end;
+      continue;
+    }
+    if (StringRef("<>=!").contains(c)) {
+      size_t len = i + 1 < when.size() && when[i + 1] == '=' ? 2 : 1;
+      if (depth || !op.empty() || (len == 1 && (c == '=' || c == '!'))) {
+        error = oneComparison.str();
+        return "";
+      }
+      op = when.substr(i, len).str();
+      i += len;
+      continue;
+    }
+    if (!llvm::isDigit(c) && !StringRef("+-*(),").contains(c)) {
+      error = "unexpected '" + std::string(1, c) + "'";
+      return "";
+    }
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    side += c == ',' ? std::string(", ") : std::string(1, c);
+    ++i;
+  }
+  if (op.empty() || lhs.empty() || rhs.empty() || depth) {
+    error = oneComparison.str();
+    return "";
+  }
+  return lhs + " " + op + " " + rhs;
+}
+
 /// The manifest rule of a table entry's shape over `sizes`: "" when every
 /// dimension is `*`.
 static std::string ruleOf(const TableEntry &entry,
@@ -2229,6 +2324,7 @@ static std::string ruleOf(const TableEntry &entry,
       clauses.push_back("mod(" + expr + ", " + std::to_string(dim.align) +
                         (dim.misaligned ? ") != 0" : ") == 0"));
   }
+  clauses.append(entry.whenRule.begin(), entry.whenRule.end());
   return llvm::join(clauses, " and ");
 }
 
@@ -2499,6 +2595,13 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
     return 1;
   std::vector<TableEntry> &entries = level.entries;
   llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
+  for (TableEntry &entry : entries)
+    for (const std::string &when : entry.when) {
+      std::string error, clause = whenClause(when, level.sizes, error);
+      if (clause.empty())
+        return entryError(entry, "when=" + when + ": " + error);
+      entry.whenRule.push_back(clause);
+    }
   if (entries.empty())
     return levelError(level.table + " has no rule entry for " + level.stem +
                       " on " + chip + " with these parameters" +
@@ -2919,7 +3022,7 @@ static int runDispatch(MLIRContext &context, StringRef self,
         os << " (of consecutive costed ones, the least cost x waves)";
       os << "\n";
       if (!nested)
-        printFileOptions(os);
+        printFileOptions(os, /*dispatching=*/true);
       os << "# dispatch rules: " << level.table << " (sizes";
       for (auto size : level.sizes)
         os << " " << size.first << "=" << size.second;
