@@ -6,7 +6,10 @@
 # directory each (OUT/T-dD-causal, OUT/T-dD-full), with the file's options
 # (fast-math among them: exp2 as one ex2.approx.ftz). Extra options (-D NAME=VALUE,
 # --no-warp-specialize, ...) go to every variant; TYPES and DIMS
-# (space-separated) narrow the set.
+# (space-separated) narrow the set. Each variant is built with --dispatch
+# over TABLE (default kernels/flash_attn_tuned.txt: on sm_90a causal
+# launches choose between persistent pairs and one block per tile); TABLE=
+# (empty) builds the file's defaults alone.
 set -euo pipefail
 OUT=${1:?usage: flash-attn-kernels.sh OUT [CHIP] [BUILD] [OPTIONS...]}
 CHIP=${2:-sm_90a}
@@ -19,13 +22,16 @@ case $CHIP in
 gfx*) dims="64 128" ;;
 *) dims="64 128 256" ;;
 esac
+TABLE=${TABLE-kernels/flash_attn_tuned.txt}
+dispatch=()
+[ -n "$TABLE" ] && dispatch=(--dispatch "$TABLE")
 n=0
 for t in ${TYPES:-f16 bf16}; do
   for d in ${DIMS:-$dims}; do
     for causal in true false; do
       name=$t-d$d-$([ $causal = true ] && echo causal || echo full)
       "$BUILD/bin/tile-compile" kernels/flash_attn.mlir -o "$OUT/$name" \
-        --chip "$CHIP" -D T=$t -D D=$d -D CAUSAL=$causal "$@" \
+        --chip "$CHIP" -D T=$t -D D=$d -D CAUSAL=$causal "${dispatch[@]}" "$@" \
         > "$OUT.$name.log" 2>&1 || { cat "$OUT.$name.log"; exit 1; }
       n=$((n + 1))
     done

@@ -130,7 +130,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernels", required=True,
                     help="directory of variant directories "
-                         "(bench/flash-attn-kernels.sh)")
+                         "(bench/flash-attn-kernels.sh); several, "
+                         "comma-separated, are checked and timed side by "
+                         "side, alternating")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with several --kernels, how many times each is "
+                         "timed per shape, alternating")
     options.add_runtime_argument(ap)
     ap.add_argument("--reps", type=int, default=50)
     options.add_cool_argument(ap)
@@ -169,12 +174,12 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(2026)
     kernels = {}
+    kdirs = args.kernels.split(",")
 
-    def kernel(t, d, causal):
-        key = variant(t, d, causal)
+    def kernel(t, d, causal, which=0):
+        key = (kdirs[which], variant(t, d, causal))
         if key not in kernels:
-            path = os.path.join(args.kernels, key,
-                                "flash_attn_kernel.manifest")
+            path = os.path.join(key[0], key[1], "flash_attn_kernel.manifest")
             kernels[key] = tile.load(path)
         return kernels[key]
 
@@ -212,10 +217,11 @@ def main():
         view.copy_(x)
         return view
 
-    def check(t, b, hq, hkv, sq, skv, d, causal, misaligned=False):
-        """Runs one case into a poisoned output; returns (ok, text). With
-        `misaligned`, the tensors are views that TMA cannot address, and
-        the runtime must stage them or choose the fallback kernel."""
+    def check(t, b, hq, hkv, sq, skv, d, causal, misaligned=False, which=0):
+        """Runs one case into a poisoned output with kernel directory
+        `which`; returns (ok, text). With `misaligned`, the tensors are
+        views that TMA cannot address, and the runtime must stage them or
+        choose the fallback kernel."""
         nonlocal failed
         q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
         out = torch.full(q.shape, float("nan"), dtype=q.dtype, device="cuda")
@@ -225,7 +231,8 @@ def main():
         route = ""
         if misaligned:
             q, k, v, out = (shifted(x) for x in (q, k, v, out))
-            path, why = kernel(t, d, causal).select(q, k, v, out, lse, scale)
+            path, why = kernel(t, d, causal, which).select(q, k, v, out, lse,
+                                                           scale)
             staged = sorted(line.split(":")[0][len("stage "):]
                             for line in why if line.startswith("stage "))
             if staged:
@@ -237,7 +244,7 @@ def main():
                 return False, (f"FAILED: launches {path}, neither staged nor "
                                "the fallback")
         try:
-            kernel(t, d, causal)(q, k, v, out, lse, scale)
+            kernel(t, d, causal, which)(q, k, v, out, lse, scale)
             torch.cuda.synchronize()
         except tile.TileError as e:
             failed += 1
@@ -319,25 +326,48 @@ def main():
     speed += [shapes.parse_flash(item) for item in args.shapes.split(",")
               if ":" in item]
     if speed and not args.small:
+        n = len(kdirs)
+        names = [os.path.basename(x.rstrip("/")) for x in kdirs]
+        tile_cols = ["tile"] if n == 1 else [f"tile ({x})" for x in names]
+        ratio_cols = (["tile / best"] if n == 1
+                      else [f"{x} / best" for x in names])
+        cols = (["type", "shape", "B,Hq/Hkv,Sq,Skv,D,causal", "check"] +
+                tile_cols + ["cuDNN", "flash"] + ratio_cols +
+                ["tile spread (min-max ms)"])
         print("### Speed (TFLOP/s)\n")
         print("GQA shapes: torch with `enable_gqa=True`, and with K and V "
               "repeated to every query head; the fastest counted.\n")
-        print("| type | shape | B,Hq/Hkv,Sq,Skv,D,causal | check | tile | "
-              "cuDNN | flash | tile / best | tile spread (min-max ms) |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        ratios = {t: [] for t in types}
+        if n > 1:
+            print(f"Kernels {', '.join(kdirs)}: each timed {args.rounds} "
+                  "time(s) per shape, alternating, every round's TFLOP/s "
+                  "shown and the fastest counted; the check column says "
+                  "which variant a dispatching manifest took.\n")
+        print("| " + " | ".join(cols) + " |")
+        print("|" + "---|" * len(cols))
+        ratios = {(t, w): [] for t in types for w in range(n)}
         for t in types:
             for (name, b, hq, hkv, sq, skv, d, causal) in speed:
                 label = f"{b},{hq}/{hkv},{sq},{skv},{d},{causal}"
-                ok, text = check(t, b, hq, hkv, sq, skv, d, causal)
-                if args.check_only:
-                    print(f"| {t} | {name} | {label} | {text} | | | | | |")
-                    continue
                 q, k, v = inputs(t, b, hq, hkv, sq, skv, d)
                 out = torch.empty_like(q)
                 lse = no_lse(q)
                 scale = 1.0 / math.sqrt(d)
-                kern = kernel(t, d, causal)
+                kerns = [kernel(t, d, causal, w) for w in range(n)]
+                texts = []
+                for w in range(n):
+                    text = check(t, b, hq, hkv, sq, skv, d, causal,
+                                 which=w)[1]
+                    taken = os.path.dirname(
+                        kerns[w].select(q, k, v, out, lse, scale)[0])
+                    if os.path.normpath(taken) != os.path.normpath(
+                            os.path.join(kdirs[w], variant(t, d, causal))):
+                        text += f" ({os.path.basename(taken)})"
+                    texts.append(text if n == 1 else f"{names[w]}: {text}")
+                text = "; ".join(texts)
+                if args.check_only:
+                    print(f"| {t} | {name} | {label} | {text} |" +
+                          " |" * (len(cols) - 4))
+                    continue
                 flops = 4.0 * b * hq * sq * skv * d / (2 if causal else 1)
                 # torch's ways to run the same attention: GQA natively,
                 # and on K and V repeated to every query head.
@@ -374,21 +404,39 @@ def main():
                                 got[name_b] = ms
                     return got
 
+                def time_tile():
+                    """(median, min, max) ms per kernel and round."""
+                    got = [[] for _ in range(n)]
+                    for _ in range(args.rounds if n > 1 else 1):
+                        for w, kern in enumerate(kerns):
+                            got[w].append(time_graph(
+                                lambda: kern(q, k, v, out, lse, scale),
+                                args.reps))
+                    return got
+
+                def tile_cells(mine):
+                    return " | ".join(
+                        "/".join(f"{tflops(r[0]):.0f}" for r in rounds)
+                        for rounds in mine)
+
+                def spreads(mine):
+                    return "; ".join(
+                        f"{min(r[1] for r in rounds):.3f}-"
+                        f"{max(r[2] for r in rounds):.3f}" for rounds in mine)
+
                 kf = vf = extra = None
                 if causal and sq != skv:
                     # torch's is_causal aligns the mask to the top left,
                     # the kernel to the bottom right: another product, so
                     # no ratio.
-                    mine = time_graph(lambda: kern(q, k, v, out, lse, scale),
-                                      args.reps)
+                    mine = time_tile()
                     print(f"| {t} | {name} | {label} | {text} | "
-                          f"{tflops(mine[0]):.0f} | - | - | - (torch's "
-                          f"causal mask is top-left) | "
-                          f"{mine[1]:.3f}-{mine[2]:.3f} |")
+                          f"{tile_cells(mine)} | - | - | " +
+                          " | ".join(["- (torch's causal mask is top-left)"]
+                                     * n) + f" | {spreads(mine)} |")
                     continue
                 before = time_torch()
-                mine = time_graph(lambda: kern(q, k, v, out, lse, scale),
-                                  args.reps)
+                mine = time_tile()
                 after = time_torch()
                 best = {}
                 for name_b in backends:
@@ -396,21 +444,25 @@ def main():
                            if x]
                     best[name_b] = min(got) if got else None
                 ref_ms = min(x for x in best.values() if x)
-                ratio = ref_ms / mine[0]
-                ratios[t].append(ratio)
+                cells = []
+                for w in range(n):
+                    ratio = ref_ms / min(r[0] for r in mine[w])
+                    ratios[(t, w)].append(ratio)
+                    cells.append(f"{ratio:.2f}x")
 
                 def cell(ms):
                     return f"{tflops(ms):.0f}" if ms else "n/a"
                 print(f"| {t} | {name} | {label} | "
-                      f"{text} | {cell(mine[0])} | {cell(best['cudnn'])} | "
-                      f"{cell(best['flash'])} | {ratio:.2f}x | "
-                      f"{mine[1]:.3f}-{mine[2]:.3f} |")
-        for t in types:
-            if ratios[t]:
-                g = geomean(ratios[t])
-                print(f"\n{t}: geometric mean of tile / best torch over "
-                      f"{len(ratios[t])} shapes: {g:.3f}x "
-                      f"(min {min(ratios[t]):.2f}x)")
+                      f"{text} | {tile_cells(mine)} | {cell(best['cudnn'])} | "
+                      f"{cell(best['flash'])} | {' | '.join(cells)} | "
+                      f"{spreads(mine)} |")
+        for (t, w), got in ratios.items():
+            if got:
+                g = geomean(got)
+                which = "" if n == 1 else f" ({names[w]})"
+                print(f"\n{t}{which}: geometric mean of tile / best torch "
+                      f"over {len(got)} shapes: {g:.3f}x "
+                      f"(min {min(got):.2f}x)")
     print(f"\n{'all checks passed' if not failed else f'{failed} FAILED'}")
     return 1 if failed else 0
 

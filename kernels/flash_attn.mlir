@@ -79,6 +79,10 @@
 // LSE whose seq dimension is 0 (e.g. shape [batch, heads, 0]) is not
 // written.
 //
+// tile.dispatch: B=arg0.dim0 HQ=arg0.dim1 SQ=arg0.dim2 SKV=arg1.dim2
+// (tile-compile --dispatch kernels/flash_attn_tuned.txt: on sm_90a causal
+// launches choose per launch between the persistent pairs and one block
+// per tile, by how full the pairs leave the persistent blocks' rounds)
 // tile.params(sm_90a): BM=128 BN=128 STAGES=3 THREADS=256 ORDER=0,1,2,4,5,6,7,8,9,10,11,3 STAGE=0,0,1,1,1,1,1,1,1,1,1,2
 // tile.params(sm_80): BM=128 BN=64 STAGES=2 THREADS=256
 // tile.params(gfx942): BM=128 BN=32 STAGES=2 THREADS=256

@@ -457,14 +457,15 @@ static KernelEntry kernels[] = {
     {"tile_rt_zero", zeroChunks, 0},
     {"tile_rt_copy_rows", copyRows, 0},
     {"nop", nop, 0},
-    // The library GEMMs' kernels, so that dry runs of their dispatching
-    // manifests can count waves on this device; launched, they compute
-    // nothing.
+    // The library kernels whose dispatching manifests ask the device (the
+    // GEMMs' waves, FlashAttention's resident blocks), so that dry runs of
+    // them choose on this device; launched, they compute nothing.
     {"gemm_nn_kernel", nop, 0},
     {"gemm_nt_kernel", nop, 0},
     {"gemm_tn_kernel", nop, 0},
     {"gemv_kernel", nop, 0},
-    {"gemv_kn_kernel", nop, 0}};
+    {"gemv_kn_kernel", nop, 0},
+    {"flash_attn_kernel", nop, 0}};
 
 static struct {
   const char *kernel;
