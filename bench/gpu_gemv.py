@@ -205,13 +205,17 @@ def w4_configs(root):
                       "f32", (5, 16)))
     found.append(("gemv_w4a16_mma-bf16-g128", "gemv_w4a16_mma", 128, "bf16",
                   "f32", (5, 16)))
-    # Variants of the f16 builds compiled by hand with other -D values, in
-    # folders named gemv_w4a16_mma-f16-g128-SUFFIX (tensor-core kernel) and
+    # Variants of the builds compiled by hand with other -D values, in
+    # folders named gemv_w4a16_mma-f16-g128-SUFFIX or
+    # gemv_w4a16_mma-bf16-g128-SUFFIX (tensor-core kernel) and
     # gemv_w4a16-f16-g128-vSUFFIX (one-row kernel, timed at m = 1).
     if root and os.path.isdir(root):
         for folder in sorted(os.listdir(root)):
-            if folder.startswith("gemv_w4a16_mma-f16-g128-"):
-                found.append((folder, "gemv_w4a16_mma", 128, "f16", "f32",
+            at = next((a for a in ("f16", "bf16")
+                       if folder.startswith(f"gemv_w4a16_mma-{a}-g128-")),
+                      None)
+            if at:
+                found.append((folder, "gemv_w4a16_mma", 128, at, "f32",
                               (5, 16)))
             elif folder.startswith("gemv_w4a16-f16-g128-v"):
                 found.append((folder, "gemv_w4a16", 128, "f16", "f16", (1,)))
@@ -434,8 +438,8 @@ def run(args):
                             call, y, ref, at, k,
                             w4_tolerance(x, wdq, ct, at, partials))
                         timed_here = (ok and not args.check_only and
-                                      name != "ragged" and at == "f16" and
-                                      g == 128 and m in goals)
+                                      name != "ragged" and g == 128 and
+                                      m in goals)
                         if not timed_here:
                             rows.append(label + [status, "-", "-", "-"])
                         else:
@@ -446,14 +450,15 @@ def run(args):
                                                  f"{blas * 1e3:.1f}",
                                                  f"{blas / t:.2f}"])
                         del x, packed, s, z, wdq, y, ref
-        print("### (c) W4A16 GEMV (times: f16, G = 128)\n")
+        print("### (c) W4A16 GEMV (times: G = 128; cuBLAS on the "
+              "dequantized matrix in X's type, f16 or bf16)\n")
         print(markdown_table(["config", "form", "m", "shape", "NxK",
-                              "check", "tile us", "fp16 cuBLAS us",
+                              "check", "tile us", "cuBLAS us",
                               "cuBLAS / tile"], rows))
         for (m, folder, form), found in sorted(ratios.items()):
             low, goal = min(found), goals[m]
             geo = math.exp(sum(map(math.log, found)) / len(found))
-            print(f"\nm = {m} ({folder}, {form}): minimum {low:.2f}x fp16 "
+            print(f"\nm = {m} ({folder}, {form}): minimum {low:.2f}x "
                   f"cuBLAS, geometric mean {geo:.2f}x "
                   f"over {len(found)} shapes (goal >= {goal}x: "
                   f"{'met' if low >= goal else 'missed'})")
