@@ -51,6 +51,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELF.h"
@@ -2234,71 +2235,179 @@ readDispatchSizes(StringRef buffer, StringRef file, const TableEntry *from,
   return failure();
 }
 
-/// The manifest rule clause of an entry's `when=CLAUSE` (`when`): the
-/// comparison with each size of the `// tile.dispatch:` line (`sizes`)
-/// replaced by its argument's size, or "" with `error` set where it names
-/// anything else than those sizes, `resident_blocks` and the expression
-/// functions, or is not one comparison of two expressions.
+namespace {
+/// Reads an entry's `when=CLAUSE` (`text`) by the grammar of the runtime's
+/// expressions (docs/Runtime.md, "Grid expressions"), so that a clause the
+/// runtime would refuse is an error at the table's line, not in the
+/// manifest written: EXPR OP EXPR with OP one of <= < >= > == !=, each
+/// EXPR of integers, + - *, unary -, parentheses, the functions ceildiv,
+/// floordiv, mod, min, max (two arguments) and primefloor (one), the sizes
+/// of the `// tile.dispatch:` line and resident_blocks. Writes the clause
+/// with each size replaced by its argument's size.
+class WhenParser {
+public:
+  WhenParser(StringRef text, ArrayRef<std::pair<StringRef, StringRef>> sizes)
+      : text(text), sizes(sizes) {}
+
+  /// The manifest clause, or "" with `error` set.
+  std::string parse() {
+    std::string lhs, rhs;
+    if (!expr(lhs))
+      return "";
+    StringRef rest = text.drop_front(pos);
+    StringRef op;
+    for (StringRef candidate : {"<=", ">=", "==", "!=", "<", ">"})
+      if (rest.starts_with(candidate)) {
+        op = candidate;
+        break;
+      }
+    if (op.empty()) {
+      std::string expected =
+          "expected one comparison EXPR OP EXPR, OP one of <= < >= > == !=";
+      return fail(rest.empty() ? expected
+                               : "unexpected '" + rest.take_front(1).str() +
+                                     "' (" + expected + ")");
+    }
+    pos += op.size();
+    if (!expr(rhs))
+      return "";
+    if (pos != text.size())
+      return fail("unexpected '" + text.drop_front(pos).take_front(1).str() +
+                  "' after the comparison");
+    return lhs + " " + op.str() + " " + rhs;
+  }
+
+  std::string error;
+
+private:
+  std::string fail(const Twine &message) {
+    if (error.empty())
+      error = message.str();
+    return "";
+  }
+  bool failed(const Twine &message) {
+    fail(message);
+    return false;
+  }
+  bool at(char c) const { return pos < text.size() && text[pos] == c; }
+
+  bool expr(std::string &out) {
+    if (!term(out))
+      return false;
+    while (at('+') || at('-')) {
+      out += text[pos++];
+      if (!term(out))
+        return false;
+    }
+    return true;
+  }
+  bool term(std::string &out) {
+    if (!unary(out))
+      return false;
+    while (at('*')) {
+      out += text[pos++];
+      if (!unary(out))
+        return false;
+    }
+    return true;
+  }
+  bool unary(std::string &out) {
+    if (at('-')) {
+      out += text[pos++];
+      return unary(out);
+    }
+    return primary(out);
+  }
+  bool primary(std::string &out) {
+    if (pos == text.size())
+      return failed("expected an integer, a name or '(' at the end");
+    char c = text[pos];
+    if (llvm::isDigit(c)) {
+      size_t end = pos;
+      while (end < text.size() && llvm::isDigit(text[end]))
+        ++end;
+      int64_t value;
+      if (text.slice(pos, end).getAsInteger(10, value))
+        return failed("integer " + text.slice(pos, end) + " out of range");
+      out += text.slice(pos, end).str();
+      pos = end;
+      return true;
+    }
+    if (c == '(') {
+      out += text[pos++];
+      if (!expr(out))
+        return false;
+      if (!at(')'))
+        return failed("expected ')'");
+      out += text[pos++];
+      return true;
+    }
+    if (!llvm::isAlpha(c) && c != '_')
+      return failed("unexpected '" + text.substr(pos, 1) + "'");
+    size_t end = pos;
+    while (end < text.size() && (llvm::isAlnum(text[end]) || text[end] == '_'))
+      ++end;
+    StringRef name = text.slice(pos, end);
+    pos = end;
+    int arity = llvm::StringSwitch<int>(name)
+                    .Cases({"ceildiv", "floordiv", "mod", "min", "max"}, 2)
+                    .Case("primefloor", 1)
+                    .Default(0);
+    if (arity) {
+      out += name.str();
+      if (!at('('))
+        return failed("expected '(' after " + name);
+      out += text[pos++];
+      for (int i = 0; i < arity; ++i) {
+        if (i) {
+          if (!at(','))
+            return failed(name + " takes " + Twine(arity) + " arguments");
+          ++pos;
+          out += ", ";
+        }
+        if (!expr(out))
+          return false;
+      }
+      if (!at(')'))
+        return failed(name + " takes " + Twine(arity) + " argument" +
+                      (arity > 1 ? "s" : ""));
+      out += text[pos++];
+      return true;
+    }
+    if (name == "resident_blocks") {
+      out += name.str();
+      return true;
+    }
+    auto size =
+        llvm::find_if(sizes, [&](const auto &s) { return s.first == name; });
+    if (size == sizes.end()) {
+      std::string names;
+      for (auto [j, s] : llvm::enumerate(sizes))
+        names += (j ? ", " : "") + s.first.str();
+      return failed("unknown name '" + name +
+                    "' (expected a size of the '// tile.dispatch:' line (" +
+                    names + "), resident_blocks or an expression function)");
+    }
+    out += size->second.str();
+    return true;
+  }
+
+  StringRef text;
+  ArrayRef<std::pair<StringRef, StringRef>> sizes;
+  size_t pos = 0;
+};
+} // namespace
+
+/// The manifest rule clause of an entry's `when=CLAUSE` (`when`) over the
+/// sizes of the `// tile.dispatch:` line (`sizes`), or "" with `error` set
+/// where the runtime would refuse it (WhenParser).
 static std::string whenClause(StringRef when,
                               ArrayRef<std::pair<StringRef, StringRef>> sizes,
                               std::string &error) {
-  static constexpr llvm::StringLiteral known[] = {
-      "resident_blocks", "ceildiv", "floordiv", "mod", "min", "max",
-      "primefloor"};
-  static constexpr llvm::StringLiteral oneComparison =
-      "expected one comparison EXPR OP EXPR, OP one of <= < >= > == !=";
-  std::string lhs, op, rhs;
-  int depth = 0;
-  for (size_t i = 0; i < when.size();) {
-    char c = when[i];
-    std::string &side = op.empty() ? lhs : rhs;
-    if (llvm::isAlpha(c) || c == '_') {
-      size_t end = i;
-      while (end < when.size() &&
-             (llvm::isAlnum(when[end]) || when[end] == '_'))
-        ++end;
-      StringRef name = when.slice(i, end);
-      auto size =
-          llvm::find_if(sizes, [&](const auto &s) { return s.first == name; });
-      if (size != sizes.end()) {
-        side += size->second.str();
-      } else if (llvm::is_contained(known, name)) {
-        side += name.str();
-      } else {
-        std::string names;
-        for (auto [j, s] : llvm::enumerate(sizes))
-          names += (j ? ", " : "") + s.first.str();
-        error = "unknown name '" + name.str() +
-                "' (expected a size of the '// tile.dispatch:' line (" + names +
-                "), resident_blocks or an expression function)";
-        return "";
-      }
-      i = end;
-      continue;
-    }
-    if (StringRef("<>=!").contains(c)) {
-      size_t len = i + 1 < when.size() && when[i + 1] == '=' ? 2 : 1;
-      if (depth || !op.empty() || (len == 1 && (c == '=' || c == '!'))) {
-        error = oneComparison.str();
-        return "";
-      }
-      op = when.substr(i, len).str();
-      i += len;
-      continue;
-    }
-    if (!llvm::isDigit(c) && !StringRef("+-*(),").contains(c)) {
-      error = "unexpected '" + std::string(1, c) + "'";
-      return "";
-    }
-    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-    side += c == ',' ? std::string(", ") : std::string(1, c);
-    ++i;
-  }
-  if (op.empty() || lhs.empty() || rhs.empty() || depth) {
-    error = oneComparison.str();
-    return "";
-  }
-  return lhs + " " + op + " " + rhs;
+  WhenParser parser(when, sizes);
+  std::string clause = parser.parse();
+  error = parser.error;
+  return clause;
 }
 
 /// The manifest rule of a table entry's shape over `sizes`: "" when every
