@@ -1158,6 +1158,15 @@ tileRtStatus tileRtManifestParamText(const tileRtManifest *m, int index,
   return s;
 }
 
+/// The error of `subject` (a grid or a rule) reading `resident_blocks`, the
+/// blocks of `whose` the device holds at once, where that is unknown.
+static tileRtStatus residentUnknown(const char *subject, const char *whose) {
+  return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "%s reads %s, the blocks of %s the device holds at once, "
+                    "which only a kernel loaded on the device knows",
+                    subject, kResidentBlocks, whose);
+}
+
 typedef struct ArgLookup {
   const tileRtManifest *m;
   const tileRtArgValue *args;
@@ -1214,12 +1223,11 @@ tileRtStatus tileRtManifestEvalGridResident(const tileRtManifest *m,
   if (!m || !args || !grid)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest, arguments or grid");
-  if (residentBlocks < 0 && tileRtManifestUsesResidentBlocks(m))
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "%s: the grid reads %s, the blocks of its kernel the "
-                      "device holds at once, which only a kernel loaded on "
-                      "the device knows",
-                      m->path, kResidentBlocks);
+  if (residentBlocks < 0 && tileRtManifestUsesResidentBlocks(m)) {
+    char subject[TILE_RT_MAX_PATH + 16];
+    snprintf(subject, sizeof(subject), "%s: the grid", m->path);
+    return residentUnknown(subject, "its kernel");
+  }
   ArgLookup ctx = {m, args, residentBlocks};
   static const int64_t limits[3] = {0x7fffffff, 65535, 65535};
   for (int axis = 0; axis < 3; ++axis) {
@@ -1383,12 +1391,11 @@ tileRtStatus tileRtManifestEvalRuleResident(const tileRtManifest *m,
   if (!m || !rule || !args || !holds)
     return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
                       "null manifest, rule, arguments or result");
-  if (residentBlocks < 0 && tileRtRuleUsesResidentBlocks(rule))
-    return tileRtFail(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "rule '%s' reads %s, the blocks of the variant's kernel "
-                      "the device holds at once, which only a kernel loaded "
-                      "on the device knows",
-                      rule, kResidentBlocks);
+  if (residentBlocks < 0 && tileRtRuleUsesResidentBlocks(rule)) {
+    char subject[TILE_RT_MAX_EXPR + 16];
+    snprintf(subject, sizeof(subject), "rule '%s'", rule);
+    return residentUnknown(subject, "the variant's kernel");
+  }
   ArgLookup ctx = {m, args, residentBlocks};
   return evalRule(rule, argLookup, &ctx, 0, holds);
 }

@@ -19,7 +19,7 @@ CHECK-NEXT: rule 'M.dim0 > 64 and mod(K, 8) == 0' at M=65, K=16: 1
 CHECK-NEXT: rule 'M.dim0 > 64 and mod(K, 8) == 0' at M=65, K=12: 0
 CHECK-NEXT: rule 'K != 12' at M=1, K=12: 0
 CHECK-NEXT: rule '' at M=1, K=1: 1
-CHECK-NEXT: rule 'M.dim0 >= ceildiv(K, 0)': in rule clause 'M.dim0 >= ceildiv(K, 0)': division by zero at column 1
+CHECK-NEXT: rule 'M.dim0 >= ceildiv(K, 0)' at M=1, K=1: in rule clause 'M.dim0 >= ceildiv(K, 0)': division by zero at column 1
 CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=66, K=4, 132 resident: 1 (reads resident_blocks: 1)
 CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=65, K=4, 132 resident: 0 (reads resident_blocks: 1)
 CHECK-NEXT: rule 'M.dim0 * K >= 2 * resident_blocks' at M=65, K=4: rule 'M.dim0 * K >= 2 * resident_blocks' reads resident_blocks, the blocks of the variant's kernel the device holds at once, which only a kernel loaded on the device knows
@@ -60,56 +60,47 @@ int main(int argc, char **argv) {
     printf("FAIL: %s\n", tileRtErrorString());
     return 1;
   }
+  // Each rule at M rows and the scalar K. A rule may also compare the work
+  // with the blocks the variant's kernel holds at once, which only the
+  // device knows: `resident` is that count, -1 unknown, and kPlain
+  // evaluates with tileRtManifestEvalRule, which has none.
+  enum { kPlain = -2 };
   struct {
     const char *rule;
-    int64_t rows, k;
+    int64_t rows, k, resident;
   } rules[] = {
-      {"M.dim0 <= 64", 64, 8},
-      {"M.dim0 <= 64", 65, 8},
-      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 16},
-      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 12},
-      {"K != 12", 1, 12},
-      {"", 1, 1},
-      {"M.dim0 >= ceildiv(K, 0)", 1, 1},
+      {"M.dim0 <= 64", 64, 8, kPlain},
+      {"M.dim0 <= 64", 65, 8, kPlain},
+      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 16, kPlain},
+      {"M.dim0 > 64 and mod(K, 8) == 0", 65, 12, kPlain},
+      {"K != 12", 1, 12, kPlain},
+      {"", 1, 1, kPlain},
+      {"M.dim0 >= ceildiv(K, 0)", 1, 1, kPlain},
+      {"M.dim0 * K >= 2 * resident_blocks", 66, 4, 132},
+      {"M.dim0 * K >= 2 * resident_blocks", 65, 4, 132},
+      {"M.dim0 * K >= 2 * resident_blocks", 65, 4, -1},
+      {"M.dim0 <= 64", 1, 1, 132},
   };
   for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); ++i) {
     tileRtArgValue args[2] = {{0}};
     args[0].sizes[0] = rules[i].rows;
     args[1].i = rules[i].k;
     int holds = -1;
-    if (tileRtManifestEvalRule(&m, rules[i].rule, args, &holds) ==
-        TILE_RT_SUCCESS)
-      printf("rule '%s' at M=%lld, K=%lld: %d\n", rules[i].rule,
-             (long long)rules[i].rows, (long long)rules[i].k, holds);
-    else
-      printf("rule '%s': %s\n", rules[i].rule, tileRtErrorString());
-  }
-  // A rule may compare the work with the blocks the variant's kernel holds
-  // at once, which only the device knows (-1: unknown).
-  struct {
-    const char *rule;
-    int64_t rows, resident;
-  } resident[] = {
-      {"M.dim0 * K >= 2 * resident_blocks", 66, 132},
-      {"M.dim0 * K >= 2 * resident_blocks", 65, 132},
-      {"M.dim0 * K >= 2 * resident_blocks", 65, -1},
-      {"M.dim0 <= 64", 1, 132},
-  };
-  for (size_t i = 0; i < sizeof(resident) / sizeof(resident[0]); ++i) {
-    tileRtArgValue args[2] = {{0}};
-    args[0].sizes[0] = resident[i].rows;
-    args[1].i = resident[i].rows == 1 ? 1 : 4;
-    int holds = -1;
-    printf("rule '%s' at M=%lld, K=%lld", resident[i].rule,
-           (long long)args[0].sizes[0], (long long)args[1].i);
-    if (tileRtManifestEvalRuleResident(&m, resident[i].rule, args,
-                                       resident[i].resident,
-                                       &holds) == TILE_RT_SUCCESS)
-      printf(", %lld resident: %d (reads resident_blocks: %d)\n",
-             (long long)resident[i].resident, holds,
-             tileRtRuleUsesResidentBlocks(resident[i].rule));
-    else
+    tileRtStatus s =
+        rules[i].resident == kPlain
+            ? tileRtManifestEvalRule(&m, rules[i].rule, args, &holds)
+            : tileRtManifestEvalRuleResident(&m, rules[i].rule, args,
+                                             rules[i].resident, &holds);
+    printf("rule '%s' at M=%lld, K=%lld", rules[i].rule,
+           (long long)rules[i].rows, (long long)rules[i].k);
+    if (s != TILE_RT_SUCCESS)
       printf(": %s\n", tileRtErrorString());
+    else if (rules[i].resident == kPlain)
+      printf(": %d\n", holds);
+    else
+      printf(", %lld resident: %d (reads resident_blocks: %d)\n",
+             (long long)rules[i].resident, holds,
+             tileRtRuleUsesResidentBlocks(rules[i].rule));
   }
   char text[256];
   int indices[] = {0, 1, 5};
