@@ -2398,18 +2398,6 @@ private:
 };
 } // namespace
 
-/// The manifest rule clause of an entry's `when=CLAUSE` (`when`) over the
-/// sizes of the `// tile.dispatch:` line (`sizes`), or "" with `error` set
-/// where the runtime would refuse it (WhenParser).
-static std::string whenClause(StringRef when,
-                              ArrayRef<std::pair<StringRef, StringRef>> sizes,
-                              std::string &error) {
-  WhenParser parser(when, sizes);
-  std::string clause = parser.parse();
-  error = parser.error;
-  return clause;
-}
-
 /// The manifest rule of a table entry's shape over `sizes`: "" when every
 /// dimension is `*`.
 static std::string ruleOf(const TableEntry &entry,
@@ -2706,9 +2694,10 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
   llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
   for (TableEntry &entry : entries)
     for (const std::string &when : entry.when) {
-      std::string error, clause = whenClause(when, level.sizes, error);
+      WhenParser parser(when, level.sizes);
+      std::string clause = parser.parse();
       if (clause.empty())
-        return entryError(entry, "when=" + when + ": " + error);
+        return entryError(entry, "when=" + when + ": " + parser.error);
       entry.whenRule.push_back(clause);
     }
   if (entries.empty())
