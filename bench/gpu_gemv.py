@@ -208,7 +208,8 @@ def w4_configs(root):
     # Variants of the builds compiled by hand with other -D values, in
     # folders named gemv_w4a16_mma-f16-g128-SUFFIX or
     # gemv_w4a16_mma-bf16-g128-SUFFIX (tensor-core kernel) and
-    # gemv_w4a16-f16-g128-vSUFFIX (one-row kernel, timed at m = 1).
+    # gemv_w4a16-f16-g128-vSUFFIX or gemv_w4a16-bf16-g128-vSUFFIX (one-row
+    # kernel, timed at m = 1).
     if root and os.path.isdir(root):
         for folder in sorted(os.listdir(root)):
             at = next((a for a in ("f16", "bf16")
@@ -219,6 +220,8 @@ def w4_configs(root):
                               (5, 16)))
             elif folder.startswith("gemv_w4a16-f16-g128-v"):
                 found.append((folder, "gemv_w4a16", 128, "f16", "f16", (1,)))
+            elif folder.startswith("gemv_w4a16-bf16-g128-v"):
+                found.append((folder, "gemv_w4a16", 128, "bf16", "f32", (1,)))
     return found
 
 
