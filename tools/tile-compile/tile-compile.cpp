@@ -2242,7 +2242,8 @@ namespace {
 /// manifest written: EXPR OP EXPR with OP one of <= < >= > == !=, each
 /// EXPR of integers, + - *, unary -, parentheses, the functions ceildiv,
 /// floordiv, mod, min, max (two arguments) and primefloor (one), the sizes
-/// of the `// tile.dispatch:` line and resident_blocks. Writes the clause
+/// of the `// tile.dispatch:` line and resident_blocks, nested at most as
+/// deep as the runtime reads. Writes the clause
 /// with each size replaced by its argument's size.
 class WhenParser {
 public:
@@ -2291,14 +2292,23 @@ private:
   }
   bool at(char c) const { return pos < text.size() && text[pos] == c; }
 
+  /// Counts a level of nesting as the runtime does (each expression and
+  /// each unary minus), whose limit is 64.
+  bool nest() {
+    if (++depth <= 64)
+      return true;
+    return failed("expression nests too deeply");
+  }
+
   bool expr(std::string &out) {
-    if (!term(out))
+    if (!nest() || !term(out))
       return false;
     while (at('+') || at('-')) {
       out += text[pos++];
       if (!term(out))
         return false;
     }
+    --depth;
     return true;
   }
   bool term(std::string &out) {
@@ -2314,7 +2324,10 @@ private:
   bool unary(std::string &out) {
     if (at('-')) {
       out += text[pos++];
-      return unary(out);
+      if (!nest() || !unary(out))
+        return false;
+      --depth;
+      return true;
     }
     return primary(out);
   }
@@ -2395,11 +2408,12 @@ private:
   StringRef text;
   ArrayRef<std::pair<StringRef, StringRef>> sizes;
   size_t pos = 0;
+  int depth = 0;
 };
 } // namespace
 
-/// The manifest rule of a table entry's shape over `sizes`: "" when every
-/// dimension is `*`.
+/// The manifest rule of a table entry's shape over `sizes` and its when=
+/// clauses: "" when every dimension is `*` and it has none.
 static std::string ruleOf(const TableEntry &entry,
                           ArrayRef<std::pair<StringRef, StringRef>> sizes) {
   SmallVector<std::string> clauses;
@@ -2692,7 +2706,7 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
     return 1;
   std::vector<TableEntry> &entries = level.entries;
   llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
-  for (TableEntry &entry : entries)
+  for (TableEntry &entry : entries) {
     for (const std::string &when : entry.when) {
       WhenParser parser(when, level.sizes);
       std::string clause = parser.parse();
@@ -2700,6 +2714,14 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
         return entryError(entry, "when=" + when + ": " + parser.error);
       entry.whenRule.push_back(clause);
     }
+    // The runtime reads a rule of fewer than TILE_RT_MAX_EXPR bytes.
+    size_t length = ruleOf(entry, level.sizes).size();
+    if (length >= TILE_RT_MAX_EXPR)
+      return entryError(entry, "its rule over the arguments is " +
+                                   Twine(length) + " bytes, more than the " +
+                                   Twine(TILE_RT_MAX_EXPR - 1) +
+                                   " a manifest's rule may have");
+  }
   if (entries.empty())
     return levelError(level.table + " has no rule entry for " + level.stem +
                       " on " + chip + " with these parameters" +
