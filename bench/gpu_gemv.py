@@ -210,18 +210,20 @@ def w4_configs(root):
     # gemv_w4a16_mma-bf16-g128-SUFFIX (tensor-core kernel) and
     # gemv_w4a16-f16-g128-vSUFFIX or gemv_w4a16-bf16-g128-vSUFFIX (one-row
     # kernel, timed at m = 1).
+    # (folder prefix by activation type, kernel, accumulator type by
+    # activation type, rows of X)
+    hand = (("gemv_w4a16_mma-{}-g128-", "gemv_w4a16_mma",
+             {"f16": "f32", "bf16": "f32"}, (5, 16)),
+            ("gemv_w4a16-{}-g128-v", "gemv_w4a16",
+             {"f16": "f16", "bf16": "f32"}, (1,)))
     if root and os.path.isdir(root):
         for folder in sorted(os.listdir(root)):
-            at = next((a for a in ("f16", "bf16")
-                       if folder.startswith(f"gemv_w4a16_mma-{a}-g128-")),
-                      None)
-            if at:
-                found.append((folder, "gemv_w4a16_mma", 128, at, "f32",
-                              (5, 16)))
-            elif folder.startswith("gemv_w4a16-f16-g128-v"):
-                found.append((folder, "gemv_w4a16", 128, "f16", "f16", (1,)))
-            elif folder.startswith("gemv_w4a16-bf16-g128-v"):
-                found.append((folder, "gemv_w4a16", 128, "bf16", "f32", (1,)))
+            for prefix, kernel, cts, ms in hand:
+                at = next((a for a in cts
+                           if folder.startswith(prefix.format(a))), None)
+                if at:
+                    found.append((folder, kernel, 128, at, cts[at], ms))
+                    break
     return found
 
 
