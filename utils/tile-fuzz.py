@@ -11,7 +11,8 @@ when that passes, `tile-compile FILE --chip CHIP` for each chip (the whole
 pipeline to PTX, and ptxas when it is found; for AMD chips such as gfx942,
 to HSACO, where a written code object is a success) and `tile-opt
 --tile-to-nvvm{chip=...}` (`--tile-to-rocdl` for AMD chips) for one chip
-per mutant, every third mutant with `persistent=true`.
+per mutant, every third mutant with `persistent=true` and, for NVIDIA
+chips, every third other one with `thread-store=true`.
 
 Every outcome is classified. Good: an error located at `FILE:LINE:COL` of
 the mutant that the parser, a tile verifier or a tile pass reports, or a
@@ -559,8 +560,14 @@ class Runner:
             chip = self.args.chips[index % len(self.args.chips)]
             # AMD chips go through tile-to-rocdl (AMDGPU assembly), NVIDIA
             # ones through tile-to-nvvm (PTX); every third mutant with its
-            # kernels made persistent (tile loops, the persistent clause).
-            extra = " persistent=true" if index % 3 == 2 else ""
+            # kernels made persistent (tile loops, the persistent clause),
+            # and on NVIDIA chips every third other one with its epilogues
+            # stored by the threads (thread-store).
+            extra = ""
+            if index % 3 == 2:
+                extra = " persistent=true"
+            elif index % 3 == 1 and not chip.startswith("gfx"):
+                extra = " thread-store=true"
             out.append(("opt-" + chip, lambda p, d, c=chip: [
                 self.args.tile_opt, p,
                 "--tile-to-%s=chip=%s format=isa%s" %

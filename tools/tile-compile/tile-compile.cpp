@@ -151,6 +151,13 @@ static cl::opt<bool> noTmaStore(
     cl::desc("on sm_90a, store the epilogue of warp-specialized kernels "
              "from registers instead of through shared memory with TMA"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> threadStore(
+    "thread-store",
+    cl::desc("on sm_90a, stage the epilogue of warp-specialized kernels in "
+             "shared memory and store it with the threads, 16-byte stores of "
+             "each row's aligned body: C needs no tensor map, so the runtime "
+             "never stages it (rows of any length and address)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<int> minBlocksPerSM(
     "min-blocks-per-sm",
     cl::desc("blocks of each kernel that must fit on one multiprocessor at "
@@ -1089,6 +1096,7 @@ static ArrayRef<FileOption> fileOptions() {
       {"min-blocks-per-sm", nullptr, &minBlocksPerSM, blocks, "0 to 16"},
       {"pingpong", &pingpong},
       {"no-tma-store", &noTmaStore},
+      {"thread-store", &threadStore},
       {"no-warp-specialize", &noWarpSpecialize},
       {"persistent", &persistent},
   };
@@ -1810,6 +1818,7 @@ static void setPipelineOptions(tile::TileToNVVMPipelineOptions &options,
   options.indexBitwidth = indexBitwidth;
   options.warpSpecialize = warpSpecialize;
   options.tmaStore = !noTmaStore;
+  options.threadStore = threadStore;
   options.pingpong = pingpong;
   options.persistent = persistent;
   options.fastMath = fastMath;
@@ -3216,8 +3225,8 @@ int main(int argc, char **argv) {
       "NAME=VALUE...'\n"
       "  for the options index-bitwidth (32 or 64), opt-level (0 to 3), "
       "min-blocks-per-sm\n"
-      "  (0 to 16), fast-math, pingpong, no-tma-store, no-warp-specialize and "
-      "persistent\n"
+      "  (0 to 16), fast-math, pingpong, no-tma-store, thread-store,\n"
+      "  no-warp-specialize and persistent\n"
       "  (true or false), or '${NAME}' for parameter NAME's final value; an "
       "option given\n"
       "  on the command line overrides the file's value.\n"

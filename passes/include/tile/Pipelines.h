@@ -68,6 +68,13 @@ struct TileToNVVMPipelineOptions
                      "tensors through shared memory with TMA (false: masked "
                      "stores from registers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> threadStore{
+      *this, "thread-store",
+      llvm::cl::desc("in warp-specialized kernels, stage those fragments in "
+                     "shared memory as tma-store does but store them with the "
+                     "threads, 16-byte stores of each row's aligned body: no "
+                     "tensor map, so rows of any length and address"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> minBlocksPerSM{
       *this, "min-blocks-per-sm",
       llvm::cl::desc("blocks of each kernel that must fit on one "

@@ -47,6 +47,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   TileLowerOptions lower;
   lower.warpSpecialize = options.warpSpecialize;
   lower.tmaStore = options.tmaStore;
+  lower.threadStore = options.threadStore;
   lower.pingpong = options.pingpong;
   lower.persistent = options.persistent;
   addTilePasses(pm, options.chip, options.checkResources, lower);

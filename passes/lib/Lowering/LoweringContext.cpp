@@ -291,6 +291,21 @@ void lowering::emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm,
   lm.threadPart.clear();
 }
 
+void lowering::emitPerWrittenRegister(
+    OpBuilder &b, Location loc, const LoopMap &lm, Value tid,
+    int64_t blockThreads, function_ref<bool(int64_t)> keep,
+    function_ref<void(OpBuilder &, int64_t, ArrayRef<Value>)> body) {
+  emitPerRegister(b, loc, lm, tid, blockThreads, [&](OpBuilder &b, int64_t r) {
+    if (!keep(r))
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    Value replica;
+    SmallVector<Value> coords = emitCoords(b, loc, lm, tid, r, &replica);
+    guardFirstReplica(b, loc, replica);
+    body(b, r, coords);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//

@@ -101,6 +101,13 @@ void guardFirstReplica(OpBuilder &b, Location loc, Value replica);
 void emitPerRegister(OpBuilder &b, Location loc, const LoopMap &lm, Value tid,
                      int64_t blockThreads,
                      function_ref<void(OpBuilder &, int64_t)> body);
+/// emitPerRegister() over the registers `keep` accepts, `body` given the
+/// register's coordinates and run by one replica of a replicated map only:
+/// the loop of a write that each element takes once.
+void emitPerWrittenRegister(
+    OpBuilder &b, Location loc, const LoopMap &lm, Value tid,
+    int64_t blockThreads, function_ref<bool(int64_t)> keep,
+    function_ref<void(OpBuilder &, int64_t, ArrayRef<Value>)> body);
 /// The register of `frag` holding the element each (thread, reg) of `lm`
 /// maps to through `indexOf`, when it is the same on every thread and held
 /// by that thread; -1 otherwise.
@@ -264,10 +271,12 @@ struct LoweringContext {
 };
 
 /// Lowers `op`, a copy of a whole fragment into a 2-d global tensor run by
-/// the consumers of a warp-specialized kernel, to TMA stores through
-/// swizzled shared staging buffers (Target/NVIDIA/TmaStore.cpp); std::nullopt,
-/// with nothing built, where that does not apply.
-std::optional<LogicalResult> lowerTmaStore(LoweringContext &lc, CopyOp op);
+/// the consumers of a warp-specialized kernel, through shared staging
+/// buffers (Target/NVIDIA/StagedStore.cpp): stored with TMA (`tmaStore`), or
+/// by the consumers' threads with 16-byte stores of each row's aligned
+/// body (`threadStore`); std::nullopt, with nothing built, where neither
+/// applies.
+std::optional<LogicalResult> lowerStagedStore(LoweringContext &lc, CopyOp op);
 
 } // namespace tile
 } // namespace mlir

@@ -147,15 +147,10 @@ static void emitElementLoop(
     OpBuilder tb(ifOp.thenBlock()->getTerminator());
     element(tb, value, idx);
   };
-  emitPerRegister(
-      b, loc, plan.lm, lc.tid, lc.threads, [&](OpBuilder &b, int64_t r) {
-        if (r % v != 0)
-          return;
-        OpBuilder::InsertionGuard guard(b);
-        Value replica;
-        SmallVector<Value> coords =
-            emitCoords(b, loc, plan.lm, lc.tid, r, &replica);
-        guardFirstReplica(b, loc, replica);
+  emitPerWrittenRegister(
+      b, loc, plan.lm, lc.tid, lc.threads,
+      [&](int64_t r) { return r % v == 0; },
+      [&](OpBuilder &b, int64_t r, ArrayRef<Value> coords) {
         if (take) {
           auto ifOp = scf::IfOp::create(b, loc, take(b, coords), false);
           b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -163,7 +158,7 @@ static void emitElementLoop(
         SmallVector<Value> values = prepare(b, r, coords);
         SmallVector<SmallVector<Value>> allCoords;
         for (int64_t k = 0; k < v; ++k) {
-          SmallVector<Value> c = coords;
+          SmallVector<Value> c(coords);
           if (k)
             c.back() = arith::AddIOp::create(b, loc, c.back(), cst(b, loc, k));
           allCoords.push_back(std::move(c));

@@ -3,7 +3,8 @@
 // tile.copy as a tile operator: its loop nest for layout inference, its
 // accesses, its form as an asynchronous copy for pipelined loops, and its
 // lowering to vectorized per-thread loads and stores (or, in the consumers
-// of a warp-specialized kernel, to TMA stores: Target/NVIDIA/TmaStore.cpp).
+// of a warp-specialized kernel, to stores through shared staging buffers, by
+// TMA or the threads: Target/NVIDIA/StagedStore.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -677,7 +678,7 @@ struct CopyModel : public TileOpInterface::ExternalModel<CopyModel, CopyOp> {
 
   LogicalResult lower(Operation *op, LoweringContext &context) const {
     auto copy = cast<CopyOp>(op);
-    if (std::optional<LogicalResult> stored = lowerTmaStore(context, copy))
+    if (std::optional<LogicalResult> stored = lowerStagedStore(context, copy))
       return *stored;
     return context.lowerCopy(copy);
   }

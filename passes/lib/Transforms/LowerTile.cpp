@@ -160,6 +160,7 @@ struct TileLowerPass : public tile::impl::TileLowerBase<TileLowerPass> {
       options.target = succeeded(target) ? *target : TargetAttr();
       options.warpSpecialize = warpSpecialize;
       options.tmaStore = tmaStore;
+      options.threadStore = threadStore;
       options.pingpong = pingpong;
       options.persistent = persistent;
       ok &= succeeded(target) && succeeded(lowerKernel(kernel, options));

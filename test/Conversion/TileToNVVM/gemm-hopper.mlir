@@ -13,7 +13,12 @@
 // 128x64 box with TMA through C's tensor map, the third grid-constant
 // parameter; before a buffer is written again it waits until at most one
 // store still reads shared memory, and at the end for all of them. With
-// --no-tma-store the epilogue stores from registers. With
+// --no-tma-store the epilogue stores from registers. With --thread-store
+// it is staged in the same buffers, each element by one
+// 2-byte shared store at its row's rotated place, and the consumers store
+// it: per chunk four rounds of a 16-byte shared load and a 16-byte global
+// store, and the rows' ends two bytes at a time; C has no tensor map and
+// nothing spills. With
 // --no-warp-specialize the same
 // kernel keeps its cp.async pipeline (for rows that TMA cannot address):
 // each thread fences its landed copies for the async proxy before the
@@ -30,6 +35,11 @@
 // RUN:   --no-tma-store > /dev/null
 // RUN: FileCheck %s --check-prefix=DIRECT < %t/direct/gemm_nn_kernel.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT-MANIFEST < %t/direct/gemm_nn_kernel.manifest
+// RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/threads --no-cubin --chip sm_90a \
+// RUN:   --index-bitwidth 32 -D BM=128 -D BN=256 -D BK=64 -D THREADS=256 -D STAGES=4 \
+// RUN:   --thread-store > /dev/null
+// RUN: FileCheck %s --check-prefix=THREADS --implicit-check-not=.local < %t/threads/gemm_nn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=THREADS-MANIFEST < %t/threads/gemm_nn_kernel.manifest
 // RUN: tile-compile %tile_src/kernels/gemm_nn.mlir -o %t/cp --no-cubin --chip sm_90a \
 // RUN:   --index-bitwidth 32 --no-warp-specialize -D BN=128 -D BK=32 -D THREADS=128 \
 // RUN:   -D STAGES=4 > /dev/null
@@ -108,6 +118,17 @@
 // DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // DIRECT-MANIFEST-NOT: tmap{{.*}}arg2
 // DIRECT-MANIFEST: shared 196672
+// THREADS-COUNT-2: .param .align 64 .b8 gemm_nn_kernel_param_{{[0-9]+}}[128]
+// THREADS-NOT: .param .align 64
+// THREADS-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// THREADS: st.shared.b16
+// THREADS: bar.sync 1, 256;
+// THREADS: ld.shared.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}
+// THREADS: st.global.v4.b32 [{{%rd[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+// THREADS: st.global.b16
+// THREADS-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// THREADS-MANIFEST-NOT: tmap{{.*}}arg2
+// THREADS-MANIFEST: shared 230400
 
 // CPASYNC: .maxntid 128, 1, 1
 // CPASYNC-NOT: cp.async.bulk.tensor

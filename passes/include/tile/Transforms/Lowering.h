@@ -35,6 +35,12 @@ struct LoweringOptions {
   /// global tensors through swizzled shared memory with TMA instead of
   /// from registers.
   bool tmaStore = true;
+  /// In warp-specialized kernels, the consumers stage those fragments in
+  /// shared memory as for tmaStore but store them with their own threads:
+  /// 16-byte stores of each row's 16-byte-aligned body, its ends element
+  /// by element. Takes no tensor map, so the destination's rows may have
+  /// any length and address. Takes precedence over tmaStore.
+  bool threadStore = false;
   /// In warp-specialized kernels with two consumer warpgroups and a loop
   /// body of two or more gemms, the warpgroups take turns on the tensor
   /// cores: one runs the gemms from the last of an iteration to the first

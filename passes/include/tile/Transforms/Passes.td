@@ -284,6 +284,25 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     outside the tensor, so ragged edges need no masks. Where this does not
     apply the copy stores from registers as usual.
 
+    With `thread-store` such a copy is staged alike, chunk by chunk, but
+    the consumers' threads store it and no tensor map is made, so the
+    destination's rows may have any length and address (a TMA map needs
+    16-byte row strides and base). Row r of a chunk lands in shared memory
+    shifted by d(r), the elements by which its global start lies past a
+    16-byte boundary, so that 16-byte unit u of the staged row is a 16-byte
+    unit of the global row; each thread then stores units of the chunk,
+    `vector.load` + `vector.store` of 16 bytes where a unit lies wholly
+    inside the chunk and the tensor, element by element under masks at the
+    ends:
+    ```mlir
+    %d = (aligned_pointer(C) + (row0 + r) * stride * 2) & 15) / 2
+    memref.store %x, %staging[%p, %r, %c + %d]          (each element)
+    nvvm.barrier id = 1 number_of_threads = 256
+    scf.for %k = 0 to 5:  %i = %tid + %k * 256, row %i / 9, unit %i mod 9
+      %v = vector.load %staging[%p, %row, %unit * 8] : vector<8xf16>
+      vector.store %v, %C[%row0 + %row, %col0 + %unit * 8 - %d]
+    ```
+
     With `persistent`, each kernel first becomes persistent (before its
     loops are pipelined): its allocations move to the front and the rest of
     its body into an `scf.for` marked `tile.tiles` over t =
@@ -337,6 +356,11 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
            "in warp-specialized kernels, store fragments to global tensors "
            "through swizzled shared memory with TMA (false: masked stores "
            "from registers)">,
+    Option<"threadStore", "thread-store", "bool", /*default=*/"false",
+           "in warp-specialized kernels, stage those fragments in shared "
+           "memory as tma-store does but store them with the consumers' "
+           "threads, 16-byte stores of each row's aligned body (no tensor "
+           "map: rows of any length and address; wins over tma-store)">,
     Option<"pingpong", "pingpong", "bool", /*default=*/"false",
            "in warp-specialized kernels with two consumer warpgroups and "
            "two or more gemms per pipelined iteration, let the warpgroups "
