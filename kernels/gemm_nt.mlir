@@ -34,6 +34,12 @@
 //               options lines below), so a tile's stores drain while the
 //               block loads and multiplies its next one (sm_90a, sm_80;
 //               not with clusters: CM, CN or SPLIT above 1)
+//   THREAD_STORE true: C is staged in shared memory as for its TMA store
+//               but stored by the threads, 16-byte stores of each row's
+//               aligned body (tile-compile --thread-store): no tensor map
+//               of C, so the runtime need not stage a C whose rows are not
+//               16-byte aligned (sm_90a; the tuned table's rules for N not
+//               a multiple of 8)
 // The siblings gemm_nn.mlir (B stored K x N) and gemm_tn.mlir (A stored
 // K x M) take the same parameters.
 //
@@ -71,7 +77,7 @@
 // refusing larger ones with an error. AMD chips keep 64-bit indices: with 32-bit ones the
 // ROCDL lowering of this kernel makes invalid LLVM IR (i32 and i64
 // operands mixed in one instruction) and the compile fails.
-// tile.options(sm_90a): index-bitwidth=32 persistent=${PERSISTENT}
+// tile.options(sm_90a): index-bitwidth=32 persistent=${PERSISTENT} thread-store=${THREAD_STORE}
 // tile.options(sm_80): index-bitwidth=32 persistent=${PERSISTENT}
 // The sizes the shapes of kernels/gemm_tuned.txt stand for (tile-compile
 // --dispatch writes its rules over them):
@@ -79,7 +85,7 @@
 //
 // tile.params: BM=128 BN=128 BK=32 STAGES=5 THREADS=128 POLICY=square
 // tile.params: PANEL=8 RASTER=row CM=1 CN=1 AT=f16 CT=f32 OT=f16
-// tile.params: SPLIT=1 PERSISTENT=false
+// tile.params: SPLIT=1 PERSISTENT=false THREAD_STORE=false
 func.func @gemm_nt(%A: memref<?x?x${AT}>, %B: memref<?x?x${AT}>,
                    %C: memref<?x?x${OT}> {tile.overwrite}) {
   %c0 = arith.constant 0 : index
