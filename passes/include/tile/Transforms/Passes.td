@@ -287,20 +287,21 @@ def TileLower : Pass<"tile-lower", "ModuleOp"> {
     With `thread-store` such a copy is staged alike, chunk by chunk, but
     the consumers' threads store it and no tensor map is made, so the
     destination's rows may have any length and address (a TMA map needs
-    16-byte row strides and base). Row r of a chunk lands in shared memory
-    shifted by d(r), the elements by which its global start lies past a
-    16-byte boundary, so that 16-byte unit u of the staged row is a 16-byte
-    unit of the global row; each thread then stores units of the chunk,
-    `vector.load` + `vector.store` of 16 bytes where a unit lies wholly
-    inside the chunk and the tensor, element by element under masks at the
-    ends:
+    16-byte row strides and base). Row r of a chunk is staged rotated by
+    d(r), the elements by which its global start lies past a 16-byte
+    boundary, so that every 16-byte unit of the staged row but the first
+    is a 16-byte unit of the global row; the first holds the row's two
+    ends. Each thread then stores units of the chunk (row i / 8, unit
+    i mod 8 for i = tid, tid + threads, ...), 16 bytes at a time where a
+    unit lies inside the tensor, element by element under masks where N
+    cuts it, and after them the elements of the first units:
     ```mlir
-    %d = (aligned_pointer(C) + (row0 + r) * stride * 2) & 15) / 2
-    memref.store %x, %staging[%p, %r, %c + %d]          (each element)
-    nvvm.barrier id = 1 number_of_threads = 256
-    scf.for %k = 0 to 5:  %i = %tid + %k * 256, row %i / 9, unit %i mod 9
-      %v = vector.load %staging[%p, %row, %unit * 8] : vector<8xf16>
-      vector.store %v, %C[%row0 + %row, %col0 + %unit * 8 - %d]
+    %d = (((aligned_pointer(C) + ((m + r) * stride + n) * 2) & 15) / 2
+    memref.store %x, %staging[%p, %r, ((%c + %d) & 63) ^ ((%r & 7) * 8)]
+    nvvm.barrier id = 1 number_of_threads = 256           (after the chunk)
+    %v = vector.load %staging[%p, %row, (%u ^ (%row & 7)) * 8] : vector<8xf16>
+    vector.store %v, %C[%m + %row, %n + 64 * j + 8 * %u - %d]   (u > 0 or d = 0)
+    memref.store %e, %C[%m + %row, %n + 64 * j + ((%i mod 8 - %d) & 63)]
     ```
 
     With `persistent`, each kernel first becomes persistent (before its
