@@ -108,7 +108,9 @@ func.func @gemm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16
 // -----
 
 // f32 output: chunks of 32 columns, d counts floats ((... & 15) / 4),
-// positions ((c + d) & 31) ^ ((row & 7) * 4), units of four floats.
+// positions ((c + d) & 31) ^ ((row & 7) * 4), units of four floats, eight
+// a row; the rows' ends are the four elements of unit 0, two rounds of the
+// 128 threads (element tid mod 4 of row tid / 4).
 
 // CHECK-LABEL: func.func @f32_out
 // CHECK-COUNT-2: nvgpu.tma.create.descriptor
@@ -125,6 +127,10 @@ func.func @gemm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
 // CHECK: vector.load %[[STAGE]][%c0, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<2x64x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK-NEXT: vector.store %{{.+}}, %arg2[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: %{{.+}} = arith.divui %thread_id_x, %c4 : index
+// CHECK-NEXT: %{{.+}} = arith.remui %thread_id_x, %c4 : index
+// CHECK-COUNT-2: memref.store %{{.+}}, %arg2[
+// CHECK-NOT: memref.store %{{.+}}, %arg2[
 // CHECK: memref.store %{{.+}}, %[[STAGE]][%c1,
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 func.func @f32_out(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {

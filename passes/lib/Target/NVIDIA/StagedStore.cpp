@@ -373,8 +373,9 @@ lowerTmaStore(LoweringContext &kl, CopyOp op, const StagedStore &plan) {
 ///                    i mod 8): one 16-byte load and store where the unit
 ///                    lies inside the tensor (unit 0 only on aligned rows),
 ///                    else element by element under masks
-///   every thread:    the same over the elements of the rows' unit 0 on
-///                    rows not aligned: each to its head or tail column
+///   every thread:    elements i = tid, tid + threads, ... of the rows'
+///                    unit 0 (row i / unit, element i mod unit) on rows not
+///                    aligned: each to its head or tail column
 ///
 /// Returns std::nullopt, with nothing built, where this does not apply.
 static std::optional<LogicalResult>
@@ -430,7 +431,6 @@ lowerThreadStore(LoweringContext &kl, CopyOp op, const StagedStore &plan) {
     return b.createOrFold<arith::AndIOp>(loc, x, y);
   };
 
-  int64_t total = rows * units, rounds = llvm::divideCeil(total, kl.threads);
   auto unitType = VectorType::get({unitCols}, plan.element);
   for (int64_t j = 0; j < chunks; ++j) {
     int64_t p = j % buffers;
@@ -457,13 +457,17 @@ lowerThreadStore(LoweringContext &kl, CopyOp op, const StagedStore &plan) {
 
     Value chunkCol =
         arith::AddIOp::create(b, loc, col0, cst(b, loc, j * chunkCols));
+    // First the units of the rows (`per` = units a row), then the
+    // elements of their unit 0 (`per` = its elements).
     for (bool ends : {false, true}) {
+      int64_t per = ends ? unitCols : units, total = rows * per;
+      int64_t rounds = llvm::divideCeil(total, kl.threads);
       for (int64_t k = 0; k < rounds; ++k) {
         OpBuilder::InsertionGuard guard(b);
         Value i = b.createOrFold<arith::AddIOp>(loc, tid,
                                                 cst(b, loc, k * kl.threads));
-        Value row = b.createOrFold<arith::DivUIOp>(loc, i, cst(b, loc, units));
-        Value e = b.createOrFold<arith::RemUIOp>(loc, i, cst(b, loc, units));
+        Value row = b.createOrFold<arith::DivUIOp>(loc, i, cst(b, loc, per));
+        Value slot = b.createOrFold<arith::RemUIOp>(loc, i, cst(b, loc, per));
         Value globalRow = b.createOrFold<arith::AddIOp>(loc, row0, row);
         Value shift = shiftOf(b, row);
         Value aligned = cmp(arith::CmpIPredicate::eq, shift, cst(b, loc, 0));
@@ -472,13 +476,14 @@ lowerThreadStore(LoweringContext &kl, CopyOp op, const StagedStore &plan) {
           live =
               both(live, cmp(arith::CmpIPredicate::ult, i, cst(b, loc, total)));
         if (ends) {
-          // Element e of unit 0 of a row not aligned: position e, column
-          // (e - d(row)) mod chunkCols.
+          // Element `slot` of unit 0 of a row not aligned: that position,
+          // column (slot - d(row)) mod chunkCols.
           Value c = b.createOrFold<arith::AndIOp>(
               loc,
               b.createOrFold<arith::SubIOp>(
                   loc,
-                  b.createOrFold<arith::AddIOp>(loc, e, cst(b, loc, chunkCols)),
+                  b.createOrFold<arith::AddIOp>(loc, slot,
+                                                cst(b, loc, chunkCols)),
                   shift),
               cst(b, loc, chunkCols - 1));
           Value g = b.createOrFold<arith::AddIOp>(loc, chunkCol, c);
@@ -489,13 +494,13 @@ lowerThreadStore(LoweringContext &kl, CopyOp op, const StagedStore &plan) {
           b.setInsertionPoint(ifOk.thenBlock()->getTerminator());
           Value x = memref::LoadOp::create(
               b, loc, staging,
-              ValueRange{cst(b, loc, p), row, swizzled(b, row, e)});
+              ValueRange{cst(b, loc, p), row, swizzled(b, row, slot)});
           memref::StoreOp::create(b, loc, x, dst, ValueRange{globalRow, g});
           continue;
         }
-        // Unit e (> 0, or 0 on an aligned row): columns unitCols * e -
-        // d(row) ... of the chunk.
-        Value unit = e;
+        // Unit `slot` (> 0, or 0 on an aligned row): columns unitCols *
+        // slot - d(row) ... of the chunk.
+        Value unit = slot;
         Value first = b.createOrFold<arith::SubIOp>(
             loc,
             b.createOrFold<arith::MulIOp>(loc, unit, cst(b, loc, unitCols)),
