@@ -146,6 +146,22 @@ class MakeRulesTest(unittest.TestCase):
         self.assertEqual(tune_gemm.insert_rule(list(table), rule),
                          [via, rule, table[1]])
 
+    def test_staged_output_entries_stay(self):
+        # A staged-output line is not a rule: tile-compile derives twins of
+        # the rules from it, so it stays as the new rules replace the old.
+        staged = "gemm_nn staged-output chip=sm_90a : THREAD_STORE=true"
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "# header\n" + staged + "\n"
+                "gemm_nn 1..64x*x* chip=sm_90a : BM=64\n"
+                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
+        self.assertEqual(len(lines), 4)
+        self.assertEqual(lines[1], staged)
+        self.assertTrue(lines[2].startswith("gemm_nn 1..16x*x* "))
+        self.assertTrue(lines[3].startswith("gemm_nn *x*x* "))
+        self.assertFalse(tune_gemm.is_rule(staged, "gemm_nn", "sm_90a"))
+
     def test_split_is_kept(self):
         # A variant that splits K carries SPLIT into its rule line, which
         # --dispatch passes to the kernel file as -D SPLIT.

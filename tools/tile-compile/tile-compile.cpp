@@ -34,6 +34,7 @@
 #include "tile/Pipelines.h"
 #include "tile/Transforms/Lowering.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -1279,6 +1280,13 @@ struct TableEntry {
   std::string text;
   /// The table it was read from, for messages.
   std::string table;
+  /// A `staged-output` entry (KERNEL staged-output [KEY=VALUE...] :
+  /// NAME=VALUE...): not a rule but the assignments of the twins that
+  /// --dispatch derives for the rules whose builds have an output staged.
+  bool stagedOutput = false;
+  /// For a twin so derived, the line of the staged-output entry; 0 for
+  /// none.
+  unsigned twinOf = 0;
 };
 } // namespace
 
@@ -1406,10 +1414,13 @@ static bool parsePattern(StringRef text, SmallVectorImpl<DimPattern> &shape) {
 /// values of KEY=V1|V2|... (after -D; the key `chip` compares with
 /// --chip); SHAPE has `rank` dimensions. Among the assignments, `cost=W`
 /// (rule entries only) is the entry's weight, not a parameter, and
-/// `rules=FILE` (with via=) names the table of OTHER's rules. Lines
-/// starting with '#' are comments. Malformed lines and assignments to
-/// undeclared parameters are errors (for a via= entry, --dispatch checks
-/// its assignments against the kernel it names).
+/// `rules=FILE` (with via=) names the table of OTHER's rules. A line
+///   KERNEL staged-output [KEY=VALUE...] : NAME=VALUE...
+/// is not a rule: its assignments make the twins that --dispatch derives
+/// for rules whose builds have an output staged (deriveStagedOutputTwins).
+/// Lines starting with '#' are comments. Malformed lines and assignments
+/// to undeclared parameters are errors (for a via= entry, --dispatch
+/// checks its assignments against the kernel it names).
 static LogicalResult readTable(StringRef path, StringRef stem,
                                ArrayRef<KernelParam> params, size_t rank,
                                StringRef rankHint,
@@ -1446,8 +1457,10 @@ static LogicalResult readTable(StringRef path, StringRef stem,
       llvm::errs() << path << ":" << lineNo << ": error: " << why << "\n";
       return failure();
     };
+    entry.stagedOutput = words.size() >= 2 && words[1] == "staged-output";
     if (!line.contains(':') || words.size() < 2 ||
-        !parsePattern(words[1], entry.shape) || entry.shape.size() != rank)
+        (!entry.stagedOutput &&
+         (!parsePattern(words[1], entry.shape) || entry.shape.size() != rank)))
       return malformed("expected 'KERNEL SHAPE [KEY=VALUE...] : "
                        "[via=OTHER(ARG, ...)] [NAME=VALUE...]' with a shape "
                        "of " +
@@ -1455,6 +1468,9 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     if (!viaOk)
       return malformed("malformed '" + badVia + "' (expected " + viaSyntax +
                        ", at most one per entry)");
+    if (entry.stagedOutput && entry.via)
+      return malformed("a staged-output entry sets parameters of " + words[0] +
+                       "'s own twin builds; it takes no via=");
     if (words[0] != stem)
       continue;
     bool applies = true;
@@ -1471,6 +1487,12 @@ static LogicalResult readTable(StringRef path, StringRef stem,
     }
     for (StringRef word : values) {
       StringRef name, value;
+      if (entry.stagedOutput &&
+          (word.starts_with("rules=") || word.starts_with("when=") ||
+           word.starts_with("cost=")))
+        return malformed("a staged-output entry takes NAME=VALUE "
+                         "assignments only (its twins take their rules' " +
+                         word.split('=').first + "=), got '" + word + "'");
       if (word.starts_with("rules=")) {
         if (!entry.via)
           return malformed("'" + word +
@@ -1504,7 +1526,12 @@ static LogicalResult readTable(StringRef path, StringRef stem,
                          (entry.via ? StringRef(entry.via->kernel) : stem));
       entry.assigned.push_back({name.str(), value.str()});
     }
+    if (entry.stagedOutput && entry.assigned.empty())
+      return malformed("a staged-output entry needs the assignments that "
+                       "make its twins store their outputs without TMA "
+                       "(e.g. THREAD_STORE=true)");
     entry.exact =
+        !entry.stagedOutput &&
         llvm::all_of(entry.shape, [](const DimPattern &d) { return d.exact; });
     if (entry.exact && entry.cost)
       return malformed("cost= weighs a rule entry's waves; a measured shape "
@@ -1558,8 +1585,9 @@ static LogicalResult applyTuned(const std::vector<KernelParam> &keyed,
     return failure();
   // A via= entry configures another kernel: nothing here to tune; a when=
   // one holds for some launches of a shape, which --shape cannot say.
-  llvm::erase_if(entries,
-                 [](const TableEntry &e) { return e.via || !e.when.empty(); });
+  llvm::erase_if(entries, [](const TableEntry &e) {
+    return e.via || !e.when.empty() || e.stagedOutput;
+  });
   double best = 0;
   const TableEntry *nearest = nullptr, *rule = nullptr;
   for (const TableEntry &entry : entries) {
@@ -2638,6 +2666,8 @@ struct Level {
   /// Set once its entries are planned: a rules= entry that names a level
   /// not yet planned leads back to a table that names it.
   bool planned = false;
+  /// The table's staged-output entry for this kernel, if one applies.
+  std::optional<TableEntry> stagedOutput;
 };
 
 /// The state of one --dispatch run: the builds, shared by all levels
@@ -2688,6 +2718,35 @@ static Sibling *readSibling(Dispatch &d, StringRef file, StringRef name,
   return result;
 }
 
+/// The parameters of a build for `entry` of `level`, from `declared`, the
+/// parameters of the file it builds (whose text `text` `mgr` holds): the
+/// level's fixed values, then the entry's assignments, then the file's
+/// keyed defaults for the others; `given` receives the names the first
+/// two set.
+static FailureOr<std::vector<KernelParam>>
+entryParams(const Level &level, const TableEntry &entry,
+            const std::vector<KernelParam> &declared, llvm::SourceMgr &mgr,
+            StringRef text, llvm::StringSet<> &given) {
+  std::vector<KernelParam> values = declared;
+  for (KernelParam &p : values) {
+    if (level.fixed.contains(p.name)) {
+      given.insert(p.name);
+      for (const KernelParam &set : level.params)
+        if (set.name == p.name)
+          p.value = set.value;
+    } else {
+      for (auto &[name, assigned] : entry.assigned)
+        if (name == p.name) {
+          given.insert(p.name);
+          p.value = assigned;
+        }
+    }
+  }
+  if (failed(applyKeyedParams(mgr, text, values, &given)))
+    return failure();
+  return values;
+}
+
 /// Reads level `index` of `d`'s table and plans its builds (shared with
 /// the other levels where the file and configuration are the same),
 /// recursively the levels of its rules= entries, and checks the calls of
@@ -2714,7 +2773,18 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
                        level.sizes.size(), hint, level.entries)))
     return 1;
   std::vector<TableEntry> &entries = level.entries;
-  llvm::erase_if(entries, [](const TableEntry &e) { return e.exact; });
+  for (TableEntry &entry : entries) {
+    if (!entry.stagedOutput)
+      continue;
+    if (level.stagedOutput)
+      return entryError(entry, "a second staged-output entry for " +
+                                   level.stem + " (the first at line " +
+                                   Twine(level.stagedOutput->line) +
+                                   "); at most one may apply");
+    level.stagedOutput = entry;
+  }
+  llvm::erase_if(entries,
+                 [](const TableEntry &e) { return e.exact || e.stagedOutput; });
   for (TableEntry &entry : entries) {
     for (const std::string &when : entry.when) {
       WhenParser parser(when, level.sizes);
@@ -2803,24 +2873,12 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
       declared = &sibling->params;
       buildStem = entry.via->kernel;
     }
-    std::vector<KernelParam> values = *declared;
     llvm::StringSet<> given;
-    for (KernelParam &p : values) {
-      if (level.fixed.contains(p.name)) {
-        given.insert(p.name);
-        for (const KernelParam &set : level.params)
-          if (set.name == p.name)
-            p.value = set.value;
-      } else {
-        for (auto &[name, assigned] : entry.assigned)
-          if (name == p.name) {
-            given.insert(p.name);
-            p.value = assigned;
-          }
-      }
-    }
-    if (failed(applyKeyedParams(*fileMgr, fileText, values, &given)))
+    FailureOr<std::vector<KernelParam>> valuesOr =
+        entryParams(level, entry, *declared, *fileMgr, fileText, given);
+    if (failed(valuesOr))
       return 1;
+    std::vector<KernelParam> &values = *valuesOr;
 
     if (!entry.rules.empty()) {
       // The table, next to the one naming it.
@@ -3016,6 +3074,219 @@ static int runBuild(StringRef self, const Build &build) {
   return 0;
 }
 
+namespace {
+/// An output that a build's manifest has the runtime stage where its
+/// tensor maps cannot address it (`stage argJ out` or `inout`).
+struct StagedOutput {
+  std::string arg;
+  /// The rank of the memref and the bytes of its elements.
+  int64_t rank = 0, bytes = 0;
+};
+} // namespace
+
+/// The staged outputs of the manifests of the build in `dir` (all its
+/// kernels, fallbacks aside); failure, reported, where one cannot be read.
+static FailureOr<std::vector<StagedOutput>> stagedOutputs(MLIRContext &context,
+                                                          StringRef dir) {
+  std::vector<StagedOutput> outputs;
+  for (const std::string &kernel : builtKernels(dir)) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, kernel + ".manifest");
+    auto text = llvm::MemoryBuffer::getFile(path);
+    if (!text) {
+      llvm::errs() << "tile-compile: cannot read " << path << "\n";
+      return failure();
+    }
+    llvm::StringMap<StringRef> types;
+    SmallVector<StringRef> staged;
+    SmallVector<StringRef> lines;
+    (*text)->getBuffer().split(lines, '\n');
+    for (StringRef line : lines) {
+      SmallVector<StringRef> words;
+      llvm::SplitString(line.split('#').first, words);
+      if (words.size() >= 3 && words[0] == "param")
+        types[words[1]] = words[2];
+      if (words.size() == 3 && words[0] == "stage" &&
+          (words[2] == "out" || words[2] == "inout"))
+        staged.push_back(words[1]);
+    }
+    for (StringRef arg : staged) {
+      if (llvm::any_of(outputs,
+                       [&](const StagedOutput &o) { return o.arg == arg; }))
+        continue;
+      auto type = dyn_cast_or_null<MemRefType>(
+          types.count(arg) ? parseType(types[arg], &context) : Type());
+      if (!type || !type.getElementType().isIntOrFloat()) {
+        llvm::errs() << "tile-compile: " << path << ": staged output '" << arg
+                     << "' has no memref param of integers or floats\n";
+        return failure();
+      }
+      StagedOutput output;
+      output.arg = arg.str();
+      output.rank = type.getRank();
+      output.bytes = (type.getElementTypeBitWidth() + 7) / 8;
+      outputs.push_back(std::move(output));
+    }
+  }
+  return outputs;
+}
+
+/// Derives the twins of a level's staged-output entry (docs/GEMM.md,
+/// "Shape dispatch"): for each rule entry whose build (built in phase one)
+/// has an output staged, where its rows are not 16-byte multiples, a twin
+/// before it, the same entry with the staged-output entry's assignments,
+/// under the rule's clauses and one more that holds where those rows are
+/// not (the runtime would stage them). The twins' new builds are built
+/// here (by `self`), then each is checked to stage that output no more.
+/// Returns the exit status.
+static int deriveStagedOutputTwins(Dispatch &d, StringRef self) {
+  auto buildDir = [&](unsigned build) {
+    SmallString<256> dir(outputDir);
+    llvm::sys::path::append(dir, d.builds[build].dir);
+    return dir;
+  };
+  // Per level, per entry, the twins that go before it, each with the
+  // output it stands in for.
+  struct Twin {
+    TableEntry entry;
+    unsigned build;
+    std::string output;
+  };
+  std::vector<std::vector<std::vector<Twin>>> twins(d.levels.size());
+  size_t built = d.builds.size();
+  for (auto [index, levelPtr] : llvm::enumerate(d.levels)) {
+    Level &level = *levelPtr;
+    twins[index].resize(level.entries.size());
+    if (!level.stagedOutput)
+      continue;
+    const TableEntry &directive = *level.stagedOutput;
+    for (auto [i, entry] : llvm::enumerate(level.entries)) {
+      unsigned origin = level.buildOf[i];
+      if (entry.via || origin == ~0u)
+        continue;
+      FailureOr<std::vector<StagedOutput>> outputs =
+          stagedOutputs(d.context, buildDir(origin));
+      if (failed(outputs))
+        return 1;
+      for (const StagedOutput &output : *outputs) {
+        // TMA needs rows of 16-byte multiples: a row of a multiple of
+        // `align` elements is one.
+        if (output.bytes >= 16 || 16 % output.bytes)
+          continue;
+        int64_t align = 16 / output.bytes;
+        std::string rowSize =
+            output.arg + ".dim" + std::to_string(output.rank - 1);
+        TableEntry twin = entry;
+        twin.twinOf = directive.line;
+        for (auto &[name, value] : directive.assigned) {
+          auto it = llvm::find_if(
+              twin.assigned, [&](const auto &a) { return a.first == name; });
+          if (it != twin.assigned.end())
+            it->second = value;
+          else
+            twin.assigned.push_back({name, value});
+        }
+        // The clause on the row size: on the dispatch size it is, where
+        // one is and takes no alignment yet; else one of its own.
+        auto size = llvm::find_if(
+            level.sizes, [&](const auto &s) { return s.second == rowSize; });
+        DimPattern *dim =
+            size == level.sizes.end()
+                ? nullptr
+                : &twin.shape[std::distance(level.sizes.begin(), size)];
+        if (dim &&
+            (dim->exact || (dim->hasLo && dim->hasHi && dim->lo == dim->hi))) {
+          if (dim->lo % align == 0)
+            continue;
+        } else if (dim && dim->align == 1) {
+          dim->align = align;
+          dim->misaligned = true;
+        } else if (dim && !dim->misaligned && dim->align % align == 0) {
+          continue;
+        } else {
+          twin.whenRule.push_back("mod(" + rowSize + ", " +
+                                  std::to_string(align) + ") != 0");
+        }
+        llvm::StringSet<> given;
+        FailureOr<std::vector<KernelParam>> values = entryParams(
+            level, twin, level.params, *level.mgr, level.text, given);
+        if (failed(values))
+          return 1;
+        Build build = d.builds[origin];
+        build.config.clear();
+        for (const KernelParam &p : *values)
+          build.config.push_back(p.name + "=" + p.value);
+        // -D may fix the assignments: then the twin is its rule.
+        if (build.config == d.builds[origin].config)
+          continue;
+        auto it = llvm::find_if(d.builds, [&](const Build &b) {
+          return b.file == build.file && b.config == build.config;
+        });
+        if (it == d.builds.end()) {
+          build.dir =
+              (level.stem + ".v" + Twine(d.buildsPerStem[level.stem]++)).str();
+          d.builds.push_back(std::move(build));
+          d.viaFunction.emplace_back();
+          it = std::prev(d.builds.end());
+        }
+        size_t length = ruleOf(twin, level.sizes).size();
+        if (length >= TILE_RT_MAX_EXPR)
+          return entryError(entry, "its staged-output twin's rule over the "
+                                   "arguments is " +
+                                       Twine(length) +
+                                       " bytes, more than the " +
+                                       Twine(TILE_RT_MAX_EXPR - 1) +
+                                       " a manifest's rule may have");
+        twins[index][i].push_back(
+            {std::move(twin), unsigned(it - d.builds.begin()), output.arg});
+      }
+    }
+  }
+  for (size_t b = built; b < d.builds.size(); ++b)
+    if (int rc = runBuild(self, d.builds[b]))
+      return rc;
+
+  for (auto [index, levelPtr] : llvm::enumerate(d.levels)) {
+    Level &level = *levelPtr;
+    std::vector<TableEntry> entries;
+    std::vector<unsigned> buildOf, levelOf;
+    for (auto [i, entry] : llvm::enumerate(level.entries)) {
+      for (Twin &twin : twins[index][i]) {
+        FailureOr<std::vector<StagedOutput>> still =
+            stagedOutputs(d.context, buildDir(twin.build));
+        if (failed(still))
+          return 1;
+        if (llvm::any_of(*still, [&](const StagedOutput &o) {
+              return o.arg == twin.output;
+            }))
+          return entryError(*level.stagedOutput,
+                            "the staged-output twin of line " +
+                                Twine(entry.line) + " (" +
+                                llvm::join(d.builds[twin.build].config, " ") +
+                                ") still has " + twin.output +
+                                " staged: its assignments must make the "
+                                "build store it without TMA");
+        entries.push_back(std::move(twin.entry));
+        buildOf.push_back(twin.build);
+        levelOf.push_back(~0u);
+      }
+      entries.push_back(std::move(entry));
+      buildOf.push_back(level.buildOf[i]);
+      levelOf.push_back(level.levelOf[i]);
+    }
+    if (entries.size() > TILE_RT_MAX_VARIANTS)
+      return entryError(*level.stagedOutput,
+                        "with their staged-output twins the rules for " +
+                            level.stem + " are " + Twine(entries.size()) +
+                            " variants, more than the runtime's " +
+                            Twine(TILE_RT_MAX_VARIANTS) + " per manifest");
+    level.entries = std::move(entries);
+    level.buildOf = std::move(buildOf);
+    level.levelOf = std::move(levelOf);
+  }
+  return 0;
+}
+
 /// The kernel of a build in `dir` that a via= entry calling `function`
 /// launches: its one kernel, or the one of the function's name; empty
 /// where there is neither.
@@ -3071,6 +3342,8 @@ static int runDispatch(MLIRContext &context, StringRef self,
   for (const Build &build : d.builds)
     if (int rc = runBuild(self, build))
       return rc;
+  if (int rc = deriveStagedOutputTwins(d, self))
+    return rc;
 
   // The kernels of each level's file: the manifests of a build of it,
   // less the fallbacks. A via= entry's build must have one kernel, or one
@@ -3161,8 +3434,10 @@ static int runDispatch(MLIRContext &context, StringRef self,
       for (auto [i, entry] : llvm::enumerate(level.entries)) {
         std::string rule = ruleOf(entry, level.sizes);
         unsigned build = level.buildOf[i];
-        os << "# " << entry.table << ":" << entry.line << ": "
-           << (entry.via ? entry.via->text + " " : "");
+        os << "# " << entry.table << ":" << entry.line;
+        if (entry.twinOf)
+          os << " (staged-output twin, line " << entry.twinOf << ")";
+        os << ": " << (entry.via ? entry.via->text + " " : "");
         if (build == ~0u) {
           const Level &called = *d.levels[level.levelOf[i]];
           os << "rules=" << entry.rules;
