@@ -10,6 +10,8 @@ KERNELS_DIR holds what tile-compile wrote where MLIR is (docs/GEMM.md,
     KERNELS_DIR/default/gemm_nn_kernel.manifest      no -D, --chip sm_90a
     KERNELS_DIR/dispatch/LAYOUT-TYPE/gemm_LAYOUT_kernel.manifest
         --dispatch kernels/gemm_tuned.txt, LAYOUT nn/nt/tn, TYPE f16/bf16
+        (and f32 where --types names it: -D AT=f32 -D OT=f32, against
+        cuBLAS with TF32 on, as the kernels read f32 as tf32)
 
 Every launch goes through the Python package (python/tile, imported from
 the source tree) on torch tensors, on torch's current stream.
@@ -65,6 +67,9 @@ DECODE_M = (1, 16, 64)
 PREFILL_M = (256, 1024, 4096, 8192)
 LAYOUTS = ("nn", "nt", "tn")
 TYPES = ("f16", "bf16")
+# f32 artifacts (tf32 wgmma) are measured where --types names them, against
+# cuBLAS with TF32 on.
+ALL_TYPES = TYPES + ("f32",)
 # The goals the measurements are held against (printed, not assumed).
 DEFAULT_GOAL = 1.0
 DISPATCH_GOAL, DISPATCH_FLOOR = 0.9, 0.5
@@ -127,13 +132,13 @@ def part_b_shapes(args):
     return given
 
 
-def artifacts(root, layouts=LAYOUTS):
+def artifacts(root, layouts=LAYOUTS, types=TYPES):
     """(layout, type, manifest) of every dispatching artifact under
-    root/dispatch of `layouts`, sorted."""
+    root/dispatch of `layouts` and `types`, sorted."""
     found = []
     base = os.path.join(root, "dispatch")
     for layout in layouts:
-        for t in TYPES:
+        for t in types:
             path = os.path.join(base, f"{layout}-{t}",
                                 f"gemm_{layout}_kernel.manifest")
             if os.path.exists(path):
@@ -200,10 +205,10 @@ def dry(args):
     else:
         print(f"\nmissing {default}")
         failed += 1
-    layouts = args.layouts.split(",")
-    found = artifacts(args.kernels, layouts)
-    if len(found) != len(layouts) * len(TYPES):
-        print(f"found {len(found)} of {len(layouts) * len(TYPES)} "
+    layouts, types = args.layouts.split(","), args.types.split(",")
+    found = artifacts(args.kernels, layouts, types)
+    if len(found) != len(layouts) * len(types):
+        print(f"found {len(found)} of {len(layouts) * len(types)} "
               "dispatching artifacts")
         failed += 1
     for layout, t, path in found:
@@ -276,9 +281,12 @@ def run(args):
         if args.check_only:
             return [chosen, status, "-", "-", "-"], None
         blas = lambda: torch.matmul(av, bv)
+        # f32 runs as tf32 on the tensor cores: so does cuBLAS here.
+        torch.backends.cuda.matmul.allow_tf32 = t == "f32"
         before = time_torch(blas, reps=args.reps)[0]
         tile_ms = time_torch(lambda: kernel(a, b, out), reps=args.reps)[0]
         after = time_torch(blas, reps=args.reps)[0]
+        torch.backends.cuda.matmul.allow_tf32 = False
         blas_ms = min(before, after)
         flop = 2.0 * m * n * k
         rate = flop / (tile_ms * 1e-3) / 1e12
@@ -310,7 +318,8 @@ def run(args):
 
     # (b) dispatch over the LLM shapes.
     if args.part in ("all", "b"):
-        found = artifacts(args.kernels, args.layouts.split(","))
+        found = artifacts(args.kernels, args.layouts.split(","),
+                          args.types.split(","))
         if not found:
             print(f"no dispatching artifacts under {args.kernels}/dispatch",
                   file=sys.stderr)
@@ -392,10 +401,18 @@ def main():
     parser.add_argument("--layouts", default=",".join(LAYOUTS),
                         help="part (b): the layouts to run (comma "
                              "separated, of " + ",".join(LAYOUTS) + ")")
+    parser.add_argument("--types", default=",".join(TYPES),
+                        help="part (b): the types of the artifacts to run "
+                             "(comma separated, of " + ",".join(ALL_TYPES) +
+                             "; f32 against cuBLAS with TF32 on)")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: check the shape lists and, with "
                              "--kernels, print each shape's variant")
     args = parser.parse_args()
+    for t in args.types.split(","):
+        if t not in ALL_TYPES:
+            parser.error(f"--types: '{t}' is not one of "
+                         + ",".join(ALL_TYPES))
     # The installed tile package (pip install ./python, with its C launch
     # path where it was built), else the source tree's (ctypes); part (c)
     # says which path ran.

@@ -17,7 +17,7 @@ L.tileRtMemset8.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
 L.tileRtFree.argtypes = [u64]
 
 # struct format -> (bytes, __cuda_array_interface__ typestr)
-FORMATS = {"e": (2, "<f2"), "i": (4, "<i4")}
+FORMATS = {"e": (2, "<f2"), "f": (4, "<f4"), "i": (4, "<i4")}
 
 
 def check(status):
@@ -26,8 +26,8 @@ def check(status):
 
 
 class DeviceMatrix(object):
-    """A row-major rows x cols matrix of f16 (`fmt` 'e') or int32 ('i') in
-    device memory; free() releases it."""
+    """A row-major rows x cols matrix of f16 (`fmt` 'e'), f32 ('f') or int32
+    ('i') in device memory; free() releases it."""
 
     def __init__(self, rows, cols, fmt="e"):
         size, typestr = FORMATS[fmt]
@@ -65,7 +65,7 @@ class DeviceMatrix(object):
         check(L.tileRtMemcpyHtoD(self.ptr.value, buf, len(buf)))
 
     def poison(self):
-        """Fills the matrix with 0xff bytes (NaN as f16)."""
+        """Fills the matrix with 0xff bytes (NaN as f16 and f32)."""
         check(L.tileRtMemset8(self.ptr.value, 0xff, self.bytes))
 
     def free(self):
