@@ -196,6 +196,12 @@ static cl::opt<std::string> dispatchTable(
              "manifest that picks one per launch by the runtime sizes "
              "(docs/GEMM.md, 'Shape dispatch')"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned> dispatchJobs(
+    "j",
+    cl::desc("--dispatch: how many builds run at once (0, the default: the "
+             "machine's hardware threads); their output comes in build "
+             "order whatever the count"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
 static cl::opt<bool>
     printSource("print-source",
                 cl::desc("print the file after parameter substitution and "
@@ -3021,9 +3027,10 @@ static int planLevel(Dispatch &d, unsigned index, const TableEntry *from,
   return 0;
 }
 
-/// Runs this tool (`self`) for build `build` of `d`. Returns the exit
-/// status.
-static int runBuild(StringRef self, const Build &build) {
+/// The command line that builds `build`: this tool (`self`) again, with
+/// every parameter set.
+static std::vector<std::string> buildCommand(StringRef self,
+                                             const Build &build) {
   SmallString<256> dir(outputDir);
   llvm::sys::path::append(dir, build.dir);
   std::vector<std::string> args = {self.str(),      build.file, "-o",
@@ -3060,18 +3067,104 @@ static int runBuild(StringRef self, const Build &build) {
   }
   for (const std::string &define : build.config)
     args.push_back("-D" + define);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::string error;
-  int rc =
-      llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0, &error);
-  if (rc != 0) {
-    llvm::errs() << "tile-compile: --dispatch: building variant " << build.dir
-                 << " (" << (build.sibling ? build.file + ": " : "")
-                 << llvm::join(build.config, " ") << ") failed"
-                 << (error.empty() ? "" : ": " + error) << "\n";
-    return 1;
+  return args;
+}
+
+/// Runs this tool (`self`) for `builds[from..]`, up to --j at once, each
+/// with its output captured and then printed in build order, so that the
+/// output is the same whatever the count. After a failure no further build
+/// starts; those running are waited for. Returns the exit status.
+static int runBuilds(StringRef self, ArrayRef<Build> builds, size_t from) {
+  unsigned jobs = dispatchJobs;
+  if (!jobs)
+    jobs = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  struct Running {
+    const Build *build;
+    llvm::sys::ProcessInfo process;
+    SmallString<128> out, err;
+    bool done = false;
+    int rc = 0;
+    std::string error;
+  };
+  std::vector<Running> started;
+  size_t next = from, reported = 0;
+  unsigned active = 0;
+  bool failed = false;
+  auto finish = [&](Running &r, const llvm::sys::ProcessInfo &result,
+                    const std::string &error) {
+    r.done = true;
+    r.rc = result.ReturnCode;
+    r.error = error;
+    --active;
+  };
+  while (reported < started.size() || (!failed && next < builds.size())) {
+    while (!failed && next < builds.size() && active < jobs) {
+      Running r;
+      r.build = &builds[next++];
+      std::vector<std::string> args = buildCommand(self, *r.build);
+      SmallVector<StringRef> argRefs(args.begin(), args.end());
+      for (auto [path, suffix] :
+           {std::pair(&r.out, "out"), std::pair(&r.err, "err")})
+        if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+                "tile-compile-build", suffix, *path)) {
+          llvm::errs() << "tile-compile: --dispatch: cannot create a "
+                          "temporary file: "
+                       << ec.message() << "\n";
+          failed = true;
+        }
+      if (failed)
+        break;
+      std::optional<StringRef> redirects[] = {std::nullopt, StringRef(r.out),
+                                              StringRef(r.err)};
+      bool execFailed = false;
+      r.process = llvm::sys::ExecuteNoWait(self, argRefs, std::nullopt,
+                                           redirects, 0, &r.error, &execFailed);
+      ++active;
+      if (execFailed) {
+        llvm::sys::ProcessInfo none;
+        none.ReturnCode = -1;
+        finish(r, none, r.error);
+      }
+      started.push_back(std::move(r));
+    }
+    bool progressed = false;
+    for (Running &r : started) {
+      if (r.done)
+        continue;
+      std::string error;
+      llvm::sys::ProcessInfo result = llvm::sys::Wait(
+          r.process,
+          /*SecondsToWait=*/failed ? std::nullopt : std::optional<unsigned>(0),
+          &error, nullptr, /*Polling=*/true);
+      if (result.Pid == 0)
+        continue;
+      finish(r, result, error);
+      progressed = true;
+    }
+    // In build order: the captured output, then any failure.
+    while (reported < started.size() && started[reported].done) {
+      Running &r = started[reported++];
+      for (auto [path, os] : {std::pair(&r.out, &llvm::outs()),
+                              std::pair(&r.err, &llvm::errs())}) {
+        if (auto text = llvm::MemoryBuffer::getFile(*path))
+          *os << (*text)->getBuffer();
+        os->flush();
+        llvm::sys::fs::remove(*path);
+      }
+      if (r.rc != 0) {
+        llvm::errs() << "tile-compile: --dispatch: building variant "
+                     << r.build->dir << " ("
+                     << (r.build->sibling ? r.build->file + ": " : "")
+                     << llvm::join(r.build->config, " ") << ") failed"
+                     << (r.error.empty() ? "" : ": " + r.error) << "\n";
+        failed = true;
+      }
+      progressed = true;
+    }
+    if (!progressed)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return 0;
+  return failed ? 1 : 0;
 }
 
 namespace {
@@ -3242,9 +3335,8 @@ static int deriveStagedOutputTwins(Dispatch &d, StringRef self) {
       }
     }
   }
-  for (size_t b = built; b < d.builds.size(); ++b)
-    if (int rc = runBuild(self, d.builds[b]))
-      return rc;
+  if (int rc = runBuilds(self, d.builds, built))
+    return rc;
 
   for (auto [index, levelPtr] : llvm::enumerate(d.levels)) {
     Level &level = *levelPtr;
@@ -3339,9 +3431,8 @@ static int runDispatch(MLIRContext &context, StringRef self,
                  << ec.message() << "\n";
     return 1;
   }
-  for (const Build &build : d.builds)
-    if (int rc = runBuild(self, build))
-      return rc;
+  if (int rc = runBuilds(self, d.builds, 0))
+    return rc;
   if (int rc = deriveStagedOutputTwins(d, self))
     return rc;
 
