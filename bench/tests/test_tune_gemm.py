@@ -126,21 +126,26 @@ class MakeRulesTest(unittest.TestCase):
         self.assertEqual(lines[4:], ["gemm_nn *x*x* chip=sm_80 : BM=128",
                                      "gemm_nt *x*x* chip=sm_90a : BM=128"])
 
+    def assert_stays_first(self, line):
+        """Rewriting the rules of a table whose first entry is `line`
+        keeps it there, before the new rules."""
+        with tempfile.TemporaryDirectory() as tmp:
+            args = write_inputs(
+                tmp, "# header\n" + line + "\n"
+                "gemm_nn 1..64x*x* chip=sm_90a : BM=64\n"
+                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
+            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
+        self.assertEqual(len(lines), 4)
+        self.assertEqual(lines[1], line)
+        self.assertTrue(lines[2].startswith("gemm_nn 1..16x*x* "))
+        self.assertTrue(lines[3].startswith("gemm_nn *x*x* "))
+
     def test_via_entries_stay(self):
         # An entry that runs another kernel file is not one of the
         # kernel's rules: it keeps its place, before the new ones.
         via = ("gemm_nn *x1x* chip=sm_90a : via=gemm_nt(arg0, "
                "transpose(arg1), arg2) BM=64  # analytic")
-        with tempfile.TemporaryDirectory() as tmp:
-            args = write_inputs(
-                tmp, "# header\n" + via + "\n"
-                "gemm_nn 1..64x*x* chip=sm_90a : BM=64\n"
-                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
-            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
-            self.assertEqual(len(lines), 4)
-            self.assertEqual(lines[1], via)
-            self.assertTrue(lines[2].startswith("gemm_nn 1..16x*x* "))
-            self.assertTrue(lines[3].startswith("gemm_nn *x*x* "))
+        self.assert_stays_first(via)
         table = [via, "gemm_nn *x*x* chip=sm_90a : BM=128"]
         rule = "gemm_nn *x1x* chip=sm_90a : BM=64  # measured"
         self.assertEqual(tune_gemm.insert_rule(list(table), rule),
@@ -150,16 +155,7 @@ class MakeRulesTest(unittest.TestCase):
         # A staged-output line is not a rule: tile-compile derives twins of
         # the rules from it, so it stays as the new rules replace the old.
         staged = "gemm_nn staged-output chip=sm_90a : THREAD_STORE=true"
-        with tempfile.TemporaryDirectory() as tmp:
-            args = write_inputs(
-                tmp, "# header\n" + staged + "\n"
-                "gemm_nn 1..64x*x* chip=sm_90a : BM=64\n"
-                "gemm_nn *x*x* chip=sm_90a : BM=128  # old\n")
-            lines = run_rules(args, ["1..16x*x*", "*x*x*"])
-        self.assertEqual(len(lines), 4)
-        self.assertEqual(lines[1], staged)
-        self.assertTrue(lines[2].startswith("gemm_nn 1..16x*x* "))
-        self.assertTrue(lines[3].startswith("gemm_nn *x*x* "))
+        self.assert_stays_first(staged)
         self.assertFalse(tune_gemm.is_rule(staged, "gemm_nn", "sm_90a"))
 
     def test_split_is_kept(self):
