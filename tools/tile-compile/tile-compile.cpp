@@ -3246,6 +3246,20 @@ static int deriveStagedOutputTwins(Dispatch &d, StringRef self) {
     std::string output;
   };
   std::vector<std::vector<std::vector<Twin>>> twins(d.levels.size());
+  // Each build's staged outputs, read once however many rules share it.
+  std::map<unsigned, std::vector<StagedOutput>> outputsOf;
+  auto outputsOfBuild =
+      [&](unsigned build) -> FailureOr<const std::vector<StagedOutput> *> {
+    auto it = outputsOf.find(build);
+    if (it == outputsOf.end()) {
+      FailureOr<std::vector<StagedOutput>> read =
+          stagedOutputs(d.context, buildDir(build));
+      if (failed(read))
+        return failure();
+      it = outputsOf.emplace(build, std::move(*read)).first;
+    }
+    return &it->second;
+  };
   size_t built = d.builds.size();
   for (auto [index, levelPtr] : llvm::enumerate(d.levels)) {
     Level &level = *levelPtr;
@@ -3257,11 +3271,11 @@ static int deriveStagedOutputTwins(Dispatch &d, StringRef self) {
       unsigned origin = level.buildOf[i];
       if (entry.via || origin == ~0u)
         continue;
-      FailureOr<std::vector<StagedOutput>> outputs =
-          stagedOutputs(d.context, buildDir(origin));
+      FailureOr<const std::vector<StagedOutput> *> outputs =
+          outputsOfBuild(origin);
       if (failed(outputs))
         return 1;
-      for (const StagedOutput &output : *outputs) {
+      for (const StagedOutput &output : **outputs) {
         // TMA needs rows of 16-byte multiples: a row of a multiple of
         // `align` elements is one.
         if (output.bytes >= 16 || 16 % output.bytes)
@@ -3344,11 +3358,11 @@ static int deriveStagedOutputTwins(Dispatch &d, StringRef self) {
     std::vector<unsigned> buildOf, levelOf;
     for (auto [i, entry] : llvm::enumerate(level.entries)) {
       for (Twin &twin : twins[index][i]) {
-        FailureOr<std::vector<StagedOutput>> still =
-            stagedOutputs(d.context, buildDir(twin.build));
+        FailureOr<const std::vector<StagedOutput> *> still =
+            outputsOfBuild(twin.build);
         if (failed(still))
           return 1;
-        if (llvm::any_of(*still, [&](const StagedOutput &o) {
+        if (llvm::any_of(**still, [&](const StagedOutput &o) {
               return o.arg == twin.output;
             }))
           return entryError(*level.stagedOutput,
